@@ -1,0 +1,78 @@
+// A value of the records' language: Python's bool, int (64-bit here) or float.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace oprec {
+
+enum class ValueType : std::uint8_t { Bool, Int, Float };
+
+// A plain tagged value; cheap to copy, no allocation.
+struct Value {
+    ValueType type = ValueType::Int;
+    union {
+        bool b;
+        std::int64_t i;
+        double f;
+    };
+
+    constexpr Value() : i(0) {}
+    static constexpr Value boolean(bool v) { Value x; x.type = ValueType::Bool; x.b = v; return x; }
+    static constexpr Value integer(std::int64_t v) { Value x; x.type = ValueType::Int; x.i = v; return x; }
+    static constexpr Value real(double v) { Value x; x.type = ValueType::Float; x.f = v; return x; }
+
+    bool is_bool() const { return type == ValueType::Bool; }
+    bool is_int() const { return type == ValueType::Int; }
+    bool is_float() const { return type == ValueType::Float; }
+    // Python's truth: zero (of any type, -0.0 too) is false, NaN is true.
+    bool truthy() const {
+        switch (type) {
+        case ValueType::Bool: return b;
+        case ValueType::Int: return i != 0;
+        case ValueType::Float: return f != 0.0;
+        }
+        return false;
+    }
+    // The int a bool or int stands for (Python's bools are ints).
+    std::int64_t as_int() const { return type == ValueType::Bool ? std::int64_t(b) : i; }
+    // The double this value converts to, correctly rounded.
+    double as_double() const {
+        switch (type) {
+        case ValueType::Bool: return b ? 1.0 : 0.0;
+        case ValueType::Int: return static_cast<double>(i);
+        case ValueType::Float: return f;
+        }
+        return 0.0;
+    }
+};
+
+// The kinds of runtime error; each has a stable name (error_kind_name).
+enum class ErrorKind : std::uint8_t {
+    DivisionByZero,
+    UnboundName,   // a name no binding, field, default or context value answers
+    MissingField,  // a layer field the config does not hold (records evaluation)
+    Overflow,
+    TypeError,
+    UnknownSlot,
+    UnknownOp,
+};
+
+const char* error_kind_name(ErrorKind kind);  // "division-by-zero", ...
+
+// A runtime error of evaluation. `where` names the place (file:line:col and
+// what was being evaluated) once the interpreter knows it.
+class EvalError : public std::runtime_error {
+public:
+    EvalError(ErrorKind kind, const std::string& message)
+        : std::runtime_error(message), kind_(kind) {}
+    ErrorKind kind() const { return kind_; }
+
+private:
+    ErrorKind kind_;
+};
+
+const char* type_name(ValueType t);  // "bool", "int", "float"
+
+}  // namespace oprec
