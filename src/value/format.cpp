@@ -1,0 +1,92 @@
+#include "value/format.h"
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+namespace oprec {
+
+// Python's repr(float): the shortest round-trip digits (what to_chars gives),
+// laid out as CPython's 'r' format does: exponent form when the decimal
+// exponent is < -4 or >= 16, else positional with at least one fraction digit.
+std::string float_repr(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf - 1, x, std::chars_format::scientific);
+    *res.ptr = '\0';
+    // buf holds [-]d[.ddd]e(+|-)XX; gather the digits and the exponent.
+    const char* p = buf;
+    std::string out;
+    if (*p == '-') { out += '-'; ++p; }
+    char digits[20];
+    int n = 0;
+    for (; *p != 'e'; ++p)
+        if (*p != '.') digits[n++] = *p;
+    const int exp = std::atoi(p + 1);
+
+    if (exp < -4 || exp >= 16) {
+        out += digits[0];
+        if (n > 1) { out += '.'; out.append(digits + 1, std::size_t(n - 1)); }
+        out += exp < 0 ? "e-" : "e+";
+        const int e = std::abs(exp);
+        if (e < 10) out += '0';
+        out += std::to_string(e);
+    } else if (exp < 0) {
+        out += "0.";
+        out.append(std::size_t(-exp - 1), '0');
+        out.append(digits, std::size_t(n));
+    } else if (n <= exp + 1) {
+        out.append(digits, std::size_t(n));
+        out.append(std::size_t(exp + 1 - n), '0');
+        out += ".0";
+    } else {
+        out.append(digits, std::size_t(exp + 1));
+        out += '.';
+        out.append(digits + exp + 1, std::size_t(n - exp - 1));
+    }
+    return out;
+}
+
+// Python's float.hex(): one leading digit (0 only for subnormals), always 13
+// hex digits of fraction, decimal binary exponent.
+std::string float_hex(double x) {
+    if (std::isnan(x) || std::isinf(x)) return float_repr(x);
+    const bool negative = std::signbit(x);
+    if (x == 0.0) return negative ? "-0x0.0p+0" : "0x0.0p+0";
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const int biased = int((bits >> 52) & 0x7ff);
+    std::uint64_t frac = bits & ((std::uint64_t(1) << 52) - 1);
+    const int exp = biased == 0 ? -1022 : biased - 1023;
+    std::string out = negative ? "-0x" : "0x";
+    out += biased == 0 ? "0." : "1.";
+    static constexpr char hex[] = "0123456789abcdef";
+    for (int shift = 48; shift >= 0; shift -= 4) out += hex[(frac >> shift) & 0xf];
+    out += exp < 0 ? "p-" : "p+";
+    out += std::to_string(std::abs(exp));
+    return out;
+}
+
+std::string repr(Value v) {
+    switch (v.type) {
+    case ValueType::Bool: return v.b ? "True" : "False";
+    case ValueType::Int: return std::to_string(v.i);
+    case ValueType::Float: return float_repr(v.f);
+    }
+    return "";
+}
+
+std::string to_json_text(Value v) {
+    switch (v.type) {
+    case ValueType::Bool: return v.b ? "true" : "false";
+    case ValueType::Int: return std::to_string(v.i);
+    case ValueType::Float:
+        if (!std::isfinite(v.f)) return '"' + float_repr(v.f) + '"';
+        return float_repr(v.f);
+    }
+    return "";
+}
+
+}  // namespace oprec
