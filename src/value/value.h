@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "diag/source.h"
+
 namespace oprec {
 
 enum class ValueType : std::uint8_t { Bool, Int, Float };
@@ -61,16 +63,27 @@ enum class ErrorKind : std::uint8_t {
 
 const char* error_kind_name(ErrorKind kind);  // "division-by-zero", ...
 
-// A runtime error of evaluation. `where` names the place (file:line:col and
-// what was being evaluated) once the interpreter knows it.
+// A runtime error of evaluation. The arithmetic throws it bare; the
+// interpreter adds the span of the expression that failed, and the records
+// what was being priced (a slot and entry), as it passes up.
 class EvalError : public std::runtime_error {
 public:
     EvalError(ErrorKind kind, const std::string& message)
         : std::runtime_error(message), kind_(kind) {}
     ErrorKind kind() const { return kind_; }
+    const Span& span() const { return span_; }
+    const std::string& context() const { return context_; }
+    void locate(const Span& span) {
+        if (!span_.known()) span_ = span;
+    }
+    void set_context(std::string context) {
+        if (context_.empty()) context_ = std::move(context);
+    }
 
 private:
     ErrorKind kind_;
+    Span span_;
+    std::string context_;
 };
 
 const char* type_name(ValueType t);  // "bool", "int", "float"

@@ -1,0 +1,101 @@
+// The .rec language: op records and their byte formulas.
+//
+// A file is a sequence of declarations, one per line. Expressions are
+// Python's: inside ( ) and [ ] a newline is white space, as in Python, so a
+// long formula is wrapped in parentheses. (The C++ front end drops those
+// newlines before the parser sees them: src/syntax/newline_filter.h.)
+grammar Rec;
+
+// ---- declarations ------------------------------------------------------------
+
+recFile     : NEWLINE* (decl (NEWLINE+ decl)*)? NEWLINE* EOF ;
+
+// One expression alone, as `oprec calc` and the REPL take it.
+exprInput   : NEWLINE* expr NEWLINE* EOF ;
+
+decl        : importDecl
+            | vocabDecl
+            | defaultDecl
+            | opDecl
+            | partDecl
+            | slotDecl
+            | fnDecl
+            ;
+
+importDecl  : 'import' STRING ;
+
+// The vocabulary the records are checked against.
+vocabDecl   : kind=('switches' | 'layerparts' | 'opvector') nameList ;
+
+defaultDecl : 'default' name '=' expr ;
+
+opDecl      : 'op' name opClause* ;
+partDecl    : 'part' name 'of' name opClause* ;
+opClause    : 'switch' name        # switchClause
+            | 'needs' nameList     # needsClause
+            | 'comm'               # commClause
+            ;
+
+slotDecl    : 'slot' name 'in' name ('when' expr)? '{' NEWLINE* (slotEntry (NEWLINE+ slotEntry)*)? NEWLINE* '}' ;
+slotEntry   : name '=' expr ;
+
+fnDecl      : 'fn' name '(' (name (',' name)* ','?)? ')' '=' expr ;
+
+nameList    : name (',' name)* ;
+
+// ---- expressions: Python's grammar, restricted -------------------------------
+
+expr        : orTest ('if' orTest 'else' expr)? ;
+orTest      : andTest ('or' andTest)* ;
+andTest     : notTest ('and' notTest)* ;
+notTest     : 'not' notTest | comparison ;
+comparison  : arith (compOp arith)* ;
+compOp      : '<' | '>' | '==' | '>=' | '<=' | '!=' ;
+arith       : term (addOp term)* ;
+addOp       : '+' | '-' ;
+term        : factor (mulOp factor)* ;
+mulOp       : '*' | '/' | '//' | '%' ;
+factor      : sign=('+' | '-') factor | power ;
+power       : postfix ('**' factor)? ;
+postfix     : atom callArgs* ;
+callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
+atom        : '(' expr ')'   # parenAtom
+            | INT            # intAtom
+            | FLOAT          # floatAtom
+            | IMAG           # imagAtom
+            | STRING+        # stringAtom
+            | 'True'         # trueAtom
+            | 'False'        # falseAtom
+            | 'None'         # noneAtom
+            | '...'          # ellipsisAtom
+            | name           # nameAtom
+            ;
+
+// The declaration keywords are names too where a name is expected, so a
+// field may be called `op` or `slot`; Python's keywords are not.
+name        : NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
+            | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
+            | 'fn' | 'import' ;
+
+// ---- tokens ------------------------------------------------------------------
+
+INT         : DECINT | '0' [xX] ('_'? HEXDIGIT)+ | '0' [oO] ('_'? [0-7])+ | '0' [bB] ('_'? [01])+ ;
+FLOAT       : POINTFLOAT | EXPFLOAT ;
+IMAG        : (FLOAT | DIGITPART) [jJ] ;
+STRING      : STRPREFIX? ('\'' (~['\\\r\n] | '\\' .)* '\'' | '"' (~["\\\r\n] | '\\' .)* '"') ;
+NAME        : [a-zA-Z_] [a-zA-Z_0-9]* ;
+
+NEWLINE     : '\r'? '\n' | '\r' ;
+CONTINUE    : '\\' [ \t]* ('\r'? '\n' | '\r') -> skip ;
+WS          : [ \t\f]+ -> skip ;
+COMMENT     : '#' ~[\r\n]* -> channel(HIDDEN) ;
+
+// Anything else is one token the parser refuses, so the lexer never fails.
+ERRCHAR     : . ;
+
+fragment DECINT     : [1-9] ('_'? [0-9])* | '0' ('_'? '0')* ;
+fragment DIGITPART  : [0-9] ('_'? [0-9])* ;
+fragment POINTFLOAT : DIGITPART? '.' DIGITPART | DIGITPART '.' ;
+fragment EXPFLOAT   : (DIGITPART | POINTFLOAT) [eE] [+-]? DIGITPART ;
+fragment HEXDIGIT   : [0-9a-fA-F] ;
+fragment STRPREFIX  : [rRbBuUfF] | [rR][bBfF] | [bBfF][rR] ;

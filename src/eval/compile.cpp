@@ -1,0 +1,173 @@
+#include "eval/compile.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "diag/suggest.h"
+#include "eval/interp.h"
+
+namespace oprec {
+
+namespace {
+
+// Folding evaluates with no names at all: a node that reads one is not constant.
+struct NoNames {
+    Value load(NameId, NodeId) { throw EvalError(ErrorKind::UnboundName, "not constant"); }
+};
+
+bool is_const(const Code& code, NodeId id) { return code.nodes[id].op == Op::Const; }
+
+}  // namespace
+
+void Compiler::error(const Span& span, const char* code, std::string message) {
+    diags_.push_back({Severity::Error, code, span, std::move(message), {}, {}});
+}
+
+NodeId Compiler::compile(const ast::Expr& expr, const CompileScope& scope) { return node(expr, scope); }
+
+NameId Compiler::intern(const std::string& name) {
+    auto it = std::find(names_.begin(), names_.end(), name);
+    if (it != names_.end()) return static_cast<NameId>(it - names_.begin());
+    names_.push_back(name);
+    return static_cast<NameId>(names_.size() - 1);
+}
+
+NodeId Compiler::constant(Value v, const Span& span) {
+    code_.consts.push_back(v);
+    return code_.add({Op::Const, 0, static_cast<std::uint32_t>(code_.consts.size() - 1), 0, 0}, span);
+}
+
+// A node whose operands are all constant becomes its value, when computing it
+// succeeds; one that fails (1 / 0) stays, to fail only if it is evaluated.
+NodeId Compiler::fold(NodeId id) {
+    const Node n = code_.nodes[id];
+    bool all_const = true;
+    switch (n.op) {
+    case Op::Neg: case Op::Pos: case Op::Not: all_const = is_const(code_, n.a); break;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow:
+        all_const = is_const(code_, n.a) && is_const(code_, n.b);
+        break;
+    case Op::IfElse:
+        // The condition alone decides which branch is ever read.
+        if (is_const(code_, n.b)) return code_.consts[code_.nodes[n.b].a].truthy() ? n.a : n.c;
+        return id;
+    case Op::And: case Op::Or: case Op::Compare: case Op::Max: case Op::Min:
+        for (std::uint32_t k = 0; k < n.n; ++k) all_const = all_const && is_const(code_, code_.lists[n.a + k]);
+        break;
+    default: return id;
+    }
+    if (!all_const) return id;
+    try {
+        NoNames env;
+        Interpreter<NoNames> interp(code_, env);
+        Value v = interp.run(id);
+        return constant(v, code_.spans[id]);
+    } catch (const EvalError&) {
+        return id;
+    }
+}
+
+NodeId Compiler::list_node(Op op, const std::vector<ast::Expr>& kids, const CompileScope& scope,
+                           const Span& span, std::uint32_t c) {
+    std::vector<NodeId> ids;
+    ids.reserve(kids.size());
+    for (const ast::Expr& k : kids) ids.push_back(node(k, scope));
+    Node n{op, static_cast<std::uint16_t>(ids.size()), static_cast<std::uint32_t>(code_.lists.size()), 0, c};
+    code_.lists.insert(code_.lists.end(), ids.begin(), ids.end());
+    return code_.add(n, span);
+}
+
+NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
+    using K = ast::ExprKind;
+    switch (e.kind) {
+    case K::Literal: return constant(e.literal, e.span);
+    case K::Refused: {
+        error(e.span, "E0110", fmt::format("{} is not allowed in a formula: a formula is arithmetic on numbers", e.name));
+        return constant(Value::integer(0), e.span);
+    }
+    case K::Name: {
+        if (scope.params != nullptr) {
+            auto it = std::find(scope.params->begin(), scope.params->end(), e.name);
+            if (it != scope.params->end())
+                return code_.add({Op::Param, 0, static_cast<std::uint32_t>(it - scope.params->begin()), 0, 0}, e.span);
+        }
+        if (e.name == "total") {
+            if (!scope.total_allowed)
+                error(e.span, "E0113", "`total` has a value only in a slot's `bytes` formula");
+            return code_.add({Op::Total, 0, 0, 0, 0}, e.span);
+        }
+        return code_.add({Op::Load, 0, intern(e.name), 0, 0}, e.span);
+    }
+    case K::Unary: {
+        NodeId a = node(e.kids[0], scope);
+        return fold(code_.add({e.unary_op == ast::UnaryOp::Neg ? Op::Neg : Op::Pos, 0, a, 0, 0}, e.span));
+    }
+    case K::Not: {
+        NodeId a = node(e.kids[0], scope);
+        return fold(code_.add({Op::Not, 0, a, 0, 0}, e.span));
+    }
+    case K::Binary: {
+        static constexpr Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::FloorDiv, Op::Mod, Op::Pow};
+        NodeId a = node(e.kids[0], scope);
+        NodeId b = node(e.kids[1], scope);
+        return fold(code_.add({ops[static_cast<int>(e.binary_op)], 0, a, b, 0}, e.span));
+    }
+    case K::And:
+    case K::Or: return fold(list_node(e.kind == K::And ? Op::And : Op::Or, e.kids, scope, e.span));
+    case K::Compare: {
+        NodeId id = list_node(Op::Compare, e.kids, scope, e.span);
+        code_.nodes[id].b = static_cast<std::uint32_t>(code_.cmp_ops.size());
+        code_.cmp_ops.insert(code_.cmp_ops.end(), e.compare_ops.begin(), e.compare_ops.end());
+        return fold(id);
+    }
+    case K::IfElse: {
+        NodeId body = node(e.kids[0], scope);
+        NodeId cond = node(e.kids[1], scope);
+        NodeId orelse = node(e.kids[2], scope);
+        return fold(code_.add({Op::IfElse, 0, body, cond, orelse}, e.span));
+    }
+    case K::Call: {
+        if (e.kids.size() > 64) {
+            error(e.span, "E0112", fmt::format("`{}` takes at most 64 arguments", e.name));
+            return constant(Value::integer(0), e.span);
+        }
+        if (e.name == "max" || e.name == "min") {
+            if (e.kids.size() < 2) {
+                if (strict_calls_) {
+                    error(e.span, "E0112", fmt::format("`{}` takes two or more numbers, got {}", e.name, e.kids.size()));
+                    return constant(Value::integer(0), e.span);
+                }
+                return list_node(Op::ArgCountError, e.kids, scope, e.span);
+            }
+            return fold(list_node(e.name == "max" ? Op::Max : Op::Min, e.kids, scope, e.span));
+        }
+        auto fn = std::find_if(fns_.begin(), fns_.end(), [&](const FnSignature& f) { return f.name == e.name; });
+        if (fn == fns_.end()) {
+            std::vector<std::string> known{"max", "min"};
+            for (const FnSignature& f : fns_) known.push_back(f.name);
+            Diagnostic d{Severity::Error, "E0111", e.span,
+                         fmt::format("`{}` is not a function: a formula may call max, min and the fns the records declare", e.name),
+                         {}, {}};
+            if (auto near = closest_name(e.name, known)) d.fix = FixIt{e.span, *near};
+            diags_.push_back(std::move(d));
+            return constant(Value::integer(0), e.span);
+        }
+        if (fn->params != e.kids.size()) {
+            error(e.span, "E0112", fmt::format("`{}` takes {} argument{}, got {}", e.name, fn->params,
+                                               fn->params == 1 ? "" : "s", e.kids.size()));
+            return constant(Value::integer(0), e.span);
+        }
+        return list_node(Op::CallFn, e.kids, scope, e.span, static_cast<std::uint32_t>(fn - fns_.begin()));
+    }
+    }
+    return constant(Value::integer(0), e.span);
+}
+
+void collect_names(const ast::Expr& e, std::vector<std::string>& out) {
+    if (e.kind == ast::ExprKind::Name && std::find(out.begin(), out.end(), e.name) == out.end())
+        out.push_back(e.name);
+    for (const ast::Expr& k : e.kids) collect_names(k, out);
+}
+
+}  // namespace oprec

@@ -1,0 +1,70 @@
+#include "eval/records.h"
+
+#include <fmt/format.h>
+
+#include "eval/interp.h"
+
+namespace oprec {
+
+Bindings::Bindings(const Program& program)
+    : program_(&program),
+      values_(program.names.size()),
+      state_(program.names.size(), kUnset),
+      kinds_(program.names.size(), ErrorKind::UnboundName),
+      messages_(program.names.size()) {}
+
+void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
+    state_[name] = kError;
+    kinds_[name] = kind;
+    messages_[name] = std::move(message);
+}
+
+void Bindings::throw_missing(NameId name) const {
+    if (state_[name] == kError) throw EvalError(kinds_[name], messages_[name]);
+    throw EvalError(ErrorKind::UnboundName, fmt::format("`{}` has no value", program_->names[name]));
+}
+
+KeepMask only_mask(const Program& program, RecordId only) {
+    KeepMask keep(program.records.size(), 0);
+    for (RecordId r = 0; r < program.records.size(); ++r) keep[r] = program.counts_for(r, only) ? 1 : 0;
+    return keep;
+}
+
+namespace {
+template <class F>
+Value in_context(const Program& program, SlotId slot, const char* part, F&& f) {
+    try {
+        return f();
+    } catch (EvalError& e) {
+        e.set_context(fmt::format("slot `{}`{}", program.slots[slot].name, part));
+        throw;
+    }
+}
+}  // namespace
+
+Value price_slot(const Program& program, SlotId slot, const Bindings& names, const KeepMask& keep) {
+    const SlotInfo& s = program.slots[slot];
+    Interpreter<const Bindings> interp(program.code, names);
+    // Python's sum(): an int 0 to start, then each kept entry in order.
+    Value total = Value::integer(0);
+    for (const SlotEntryInfo& e : s.entries) {
+        if (!keep[e.record]) continue;  // a dropped entry is never evaluated
+        Value v = in_context(program, slot, "", [&] { return interp.run(e.expr); });
+        total = in_context(program, slot, "", [&] { return py::add(total, v); });
+    }
+    return in_context(program, slot, " formula", [&] { return interp.run(s.formula, total); });
+}
+
+bool slot_holds(const Program& program, SlotId slot, const Bindings& names) {
+    const SlotInfo& s = program.slots[slot];
+    if (!s.when) return true;
+    Interpreter<const Bindings> interp(program.code, names);
+    return in_context(program, slot, " when", [&] { return interp.run(*s.when); }).truthy();
+}
+
+Value entry_elements(const Program& program, SlotId slot, std::size_t entry, const Bindings& names) {
+    Interpreter<const Bindings> interp(program.code, names);
+    return in_context(program, slot, "", [&] { return interp.run(program.slots[slot].entries[entry].expr); });
+}
+
+}  // namespace oprec

@@ -1,0 +1,112 @@
+// The AST of a .rec file: our own tree, built from ANTLR's parse tree and
+// independent of it. Every node keeps its Span.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "diag/source.h"
+#include "value/arith.h"
+#include "value/value.h"
+
+namespace oprec::ast {
+
+enum class ExprKind : std::uint8_t {
+    Literal,   // literal: a number or True/False
+    Name,      // name
+    Unary,     // unary_op kids[0]; `not` is Not
+    Not,       // kids[0]
+    Binary,    // kids[0] binary_op kids[1]
+    And,       // kids[0] and kids[1] and ...
+    Or,        // kids[0] or kids[1] or ...
+    Compare,   // kids[0] compare_ops[0] kids[1] compare_ops[1] kids[2] ...
+    IfElse,    // kids[0] if kids[1] else kids[2]
+    Call,      // name(kids...)
+    Refused,   // something the language does not accept (a string, None, ...): name says what
+};
+
+enum class UnaryOp : std::uint8_t { Neg, Pos };
+enum class BinaryOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
+
+const char* binary_op_text(BinaryOp op);
+const char* compare_op_text(py::CmpOp op);
+
+// One flat node type: the kinds are few and small, and a plain struct keeps
+// the tree a value that copies and compares without ceremony.
+struct Expr {
+    ExprKind kind = ExprKind::Literal;
+    Span span;
+    Value literal;                       // Literal
+    std::string name;                    // Name, Call (the callee), Refused (what it is)
+    UnaryOp unary_op = UnaryOp::Neg;     // Unary
+    BinaryOp binary_op = BinaryOp::Add;  // Binary
+    std::vector<py::CmpOp> compare_ops;  // Compare
+    std::vector<Expr> kids;
+};
+
+struct Ident {
+    std::string text;
+    Span span;
+};
+
+struct ImportDecl {
+    std::string path;  // as written, quotes removed
+    Span span;
+};
+
+enum class VocabKind : std::uint8_t { Switches, LayerParts, OpVector };
+const char* vocab_keyword(VocabKind kind);
+
+struct VocabDecl {
+    VocabKind kind;
+    std::vector<Ident> names;
+    Span span;  // the keyword
+};
+
+struct DefaultDecl {
+    Ident name;
+    Expr value;
+};
+
+// `op NAME ...` or `part NAME of OP ...`.
+struct OpDecl {
+    Ident name;
+    std::optional<Ident> part_of;  // set for a part
+    std::optional<Ident> switch_name;
+    std::vector<Ident> needs;
+    bool comm = false;
+    Span span;  // the keyword
+    std::vector<Span> duplicate_clauses;  // a clause stated twice: the checker reports it
+    bool is_part() const { return part_of.has_value(); }
+};
+
+struct SlotEntry {
+    Ident target;  // an op, a part, or `bytes` for the formula
+    Expr expr;
+};
+
+struct SlotDecl {
+    Ident name;
+    Ident layer_part;
+    std::optional<Expr> when;
+    std::vector<SlotEntry> entries;
+    Span span;  // the keyword
+};
+
+struct FnDecl {
+    Ident name;
+    std::vector<Ident> params;
+    Expr body;
+};
+
+using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl>;
+
+struct Module {
+    FileId file = 0;
+    std::vector<Decl> decls;  // in source order
+};
+
+}  // namespace oprec::ast

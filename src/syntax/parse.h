@@ -1,0 +1,26 @@
+// Text -> tokens (ANTLR) -> our AST. Syntax errors become diagnostics; the
+// ANTLR parse tree never leaves this stage.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "diag/source.h"
+#include "syntax/ast.h"
+
+namespace oprec {
+
+// Deeper nesting than this is refused with a diagnostic, so no input can
+// exhaust the stack of the stages after the parser.
+inline constexpr int kMaxNesting = 200;
+
+// A whole .rec file. On a syntax error the module is empty and `diags` says why.
+ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags);
+
+// One expression alone (Python's rules: surrounding blank space and lines
+// are ignored, a newline outside brackets ends it).
+std::optional<ast::Expr> parse_expression(const SourceMap& sources, FileId file,
+                                          std::vector<Diagnostic>& diags);
+
+}  // namespace oprec

@@ -1,0 +1,45 @@
+// Python's implicit line joining: inside ( ) and [ ] a newline is white space.
+// The filter sits between the lexer and the parser and drops those newlines,
+// so the grammar stays free of target code. It also guards the nesting depth
+// and remembers a bracket never closed.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <antlr4-runtime.h>
+
+namespace oprec {
+
+class TokenFilter : public antlr4::TokenSource {
+public:
+    struct Open {
+        std::size_t line;
+        std::size_t col;  // 0-based, as ANTLR counts
+        char bracket;
+    };
+
+    TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth);
+
+    std::unique_ptr<antlr4::Token> nextToken() override;
+    std::size_t getLine() const override { return lexer_.getLine(); }
+    std::size_t getCharPositionInLine() override { return lexer_.getCharPositionInLine(); }
+    antlr4::CharStream* getInputStream() override { return lexer_.getInputStream(); }
+    std::string getSourceName() override { return lexer_.getSourceName(); }
+    antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override { return lexer_.getTokenFactory(); }
+
+    // Brackets still open at the end of the input.
+    const std::vector<Open>& unclosed() const { return open_; }
+    // The first bracket that went deeper than the limit, if any.
+    const std::optional<Open>& too_deep() const { return too_deep_; }
+
+private:
+    antlr4::Lexer& lexer_;
+    std::size_t newline_type_;
+    int max_depth_;
+    std::vector<Open> open_;
+    std::optional<Open> too_deep_;
+};
+
+}  // namespace oprec
