@@ -92,7 +92,7 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
             if (it != scope.params->end())
                 return code_.add({Op::Param, 0, static_cast<std::uint32_t>(it - scope.params->begin()), 0, 0}, e.span);
         }
-        if (e.name == "total") {
+        if (e.name == "total" && !scope.total_is_name) {
             if (!scope.total_allowed)
                 error(e.span, "E0113", "`total` has a value only in a slot's `bytes` formula");
             return code_.add({Op::Total, 0, 0, 0, 0}, e.span);

@@ -21,6 +21,7 @@ struct FnSignature {
 struct CompileScope {
     const std::vector<std::string>* params = nullptr;  // a fn body's parameters
     bool total_allowed = false;                         // a slot's `bytes` formula
+    bool total_is_name = false;                         // outside records, `total` is a name like any
 };
 
 class Compiler {
