@@ -1,0 +1,165 @@
+// oprec calc: evaluate one expression of the records' language, or a stream
+// of them as JSON lines.
+#include <iostream>
+#include <map>
+#include <string>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "diag/diagnostic.h"
+#include "eval/expression.h"
+#include "value/format.h"
+#include "value/text.h"
+
+namespace oprec::cli {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+struct CalcArgs {
+    std::string expr;
+    std::vector<std::string> sets;
+    bool jsonl = false;
+};
+
+ordered_json result_json(Value v, const std::vector<std::string>& reads) {
+    ordered_json out;
+    out["type"] = type_name(v.type);
+    out["value"] = to_json(v);
+    out["reads"] = reads;
+    return out;
+}
+
+ordered_json error_line(const char* kind, const std::string& message) {
+    return {{"error", {{"kind", kind}, {"message", message}}}};
+}
+
+// One line of --jsonl: {"expr": ..., "bindings": {...}} -> one result line.
+ordered_json calc_line(const std::string& line, std::size_t number, bool& failed) {
+    json doc = json::parse(line, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("expr")) {
+        failed = true;
+        return error_line("invalid-input", fmt::format("line {}: expected a JSON object with \"expr\"", number));
+    }
+    const json& source = doc["expr"];
+    // A YAML number stood for itself in the reference's records; any other
+    // non-string is not an expression.
+    std::string text;
+    if (source.is_string()) {
+        text = source.get<std::string>();
+    } else if (source.is_number()) {
+        text = source.dump();
+    } else {
+        failed = true;
+        return {{"refused", {{"message", fmt::format("expr must be an expression, got {}", source.dump())}}}};
+    }
+    std::map<std::string, Value, std::less<>> bindings;
+    try {
+        if (doc.contains("bindings")) {
+            if (!doc["bindings"].is_object()) throw std::invalid_argument("\"bindings\" must be an object");
+            for (const auto& [name, value] : doc["bindings"].items()) {
+                auto v = value_from_json(value);
+                if (!v) throw std::invalid_argument(fmt::format("binding `{}` is not a number or a bool", name));
+                bindings[name] = *v;
+            }
+        }
+    } catch (const EvalError& e) {
+        failed = true;
+        return error_line(error_kind_name(e.kind()), fmt::format("line {}: {}", number, e.what()));
+    } catch (const std::invalid_argument& e) {
+        failed = true;
+        return error_line("invalid-input", fmt::format("line {}: {}", number, e.what()));
+    }
+    CompiledExpr expr;
+    try {
+        expr = compile_expression(text);
+    } catch (const LoadError& e) {
+        failed = true;
+        return {{"refused", {{"message", e.what()}}}};
+    }
+    std::vector<std::string> reads;
+    try {
+        Value v = evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
+            auto it = bindings.find(name);
+            if (it == bindings.end()) return std::nullopt;
+            return it->second;
+        }, &reads);
+        return result_json(v, reads);
+    } catch (const EvalError& e) {
+        failed = true;
+        return error_line(error_kind_name(e.kind()), e.what());
+    }
+}
+
+int run_jsonl() {
+    bool failed = false;
+    std::string line;
+    std::size_t number = 0;
+    while (std::getline(std::cin, line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        std::cout << calc_line(line, number, failed).dump() << '\n';
+    }
+    std::cout.flush();
+    return failed ? kProblems : kOk;
+}
+
+int run_one(const CalcArgs& args) {
+    std::map<std::string, Value, std::less<>> bindings;
+    for (const std::string& set : args.sets) {
+        const auto eq = set.find('=');
+        auto v = eq == std::string::npos ? std::nullopt : parse_value_text(set.substr(eq + 1));
+        if (!v) {
+            std::cerr << fmt::format("oprec calc: --set {}: expected NAME=NUMBER (an int, a float, true or false)\n", set);
+            return kCannotRun;
+        }
+        bindings[set.substr(0, eq)] = *v;
+    }
+    CompiledExpr expr;
+    try {
+        expr = compile_expression(args.expr, "<expr>");
+    } catch (const LoadError& e) {
+        std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        return kProblems;
+    }
+    try {
+        Value v = evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
+            auto it = bindings.find(name);
+            if (it == bindings.end()) return std::nullopt;
+            return it->second;
+        });
+        std::cout << repr(v) << '\n';
+        return kOk;
+    } catch (const EvalError& e) {
+        std::cerr << fmt::format("{}: error: {} [{}]\n", expr.sources.where(e.span()), e.what(), error_kind_name(e.kind()));
+        return kProblems;
+    }
+}
+
+}  // namespace
+
+void add_calc_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<CalcArgs>();
+    CLI::App* cmd = app.add_subcommand("calc", "Evaluate an expression of the records' language");
+    cmd->add_option("expr", args->expr, "The expression, e.g. 'h * s / t'");
+    cmd->add_option("--set", args->sets, "Bind a name: NAME=VALUE (repeatable)");
+    cmd->add_flag("--jsonl", args->jsonl,
+                  "Read {\"expr\", \"bindings\"} objects, one per line, and write one result per line");
+    cmd->callback([args, &exit_code, cmd] {
+        if (args->jsonl) {
+            exit_code = run_jsonl();
+        } else if (cmd->count("expr") == 0) {
+            std::cerr << "oprec calc: give an expression, or --jsonl\n";
+            exit_code = kCannotRun;
+        } else {
+            exit_code = run_one(*args);
+        }
+    });
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,217 @@
+// oprec eval: price one layer (or a stream of them) with the records.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "check/loader.h"
+#include "cli/bytes_text.h"
+#include "cli/commands.h"
+#include "cli/layer_options.h"
+#include "cli/paths.h"
+#include "diag/diagnostic.h"
+#include "model/report.h"
+#include "value/format.h"
+
+namespace oprec::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+struct EvalArgs {
+    std::string layer_path = "-";
+    LayerEdits edits;
+    std::string records;
+    std::string slot;
+    std::string only;
+    std::string format = "table";
+    bool jsonl = false;
+};
+
+std::optional<Value> json_value(const ordered_json& j) {
+    if (j.is_object()) return std::nullopt;
+    return value_from_json(j);
+}
+
+std::string cell(const ordered_json& j) {
+    if (j.is_object() && j.contains("error")) return "error: " + j["error"]["kind"].get<std::string>();
+    auto v = json_value(j);
+    return v ? exact_bytes(*v) : j.dump();
+}
+
+std::string human(const ordered_json& j) {
+    auto v = json_value(j);
+    return v ? human_bytes(v->as_double()) : "";
+}
+
+// The table: the slots the layer holds by part, part totals, the layer
+// total, then the parameters.
+std::string table(const ordered_json& doc, const LayerDoc& layer, const std::string& name) {
+    std::string out = fmt::format("{}: {} layer, micro factor {}\n\n", name, node_kind_name(layer.context.node),
+                                  layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?");
+    out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "part", "slot", "bytes", "");
+    const ordered_json& parts = doc["parts"];
+    double layer_total = 0;
+    bool have_total = parts.is_object() && !parts.contains("error");
+    const ordered_json priced_parts = have_total ? parts : ordered_json::object();
+    for (const auto& [part, part_bytes] : priced_parts.items()) {
+        bool first = true;
+        for (const auto& [slot, s] : doc["slots"].items()) {
+            if (s["part"] != part || s["held"] != true) continue;
+            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", first ? part : "", slot, cell(s["bytes"]), human(s["bytes"]));
+            first = false;
+        }
+        out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", "= " + part, cell(part_bytes), human(part_bytes));
+        if (auto v = json_value(part_bytes)) layer_total += v->as_double();
+    }
+    if (!have_total) out += fmt::format("  the layer could not be priced: {}\n", parts["error"]["message"].get<std::string>());
+    else out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(Value::real(layer_total)), human_bytes(layer_total));
+    if (doc.contains("only")) {
+        out += "\n  priced alone:\n";
+        for (const auto& [slot, bytes] : doc["only"].items())
+            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", slot, cell(bytes), human(bytes));
+    }
+    // The parameters of what the layer holds: a dense feed-forward, or experts and a router.
+    out += "\n  parameters\n";
+    const ordered_json& params = doc["params"];
+    const bool moe = doc["slots"].contains("routed") && doc["slots"]["routed"]["held"] == true;
+    std::vector<std::pair<const char*, const char*>> shown{{"attention", "attn"}};
+    if (moe) {
+        shown.insert(shown.end(), {{"routed experts", "routed_expert"}, {"shared experts", "shared_expert"}, {"router", "router"}});
+    } else {
+        shown.push_back({"feed-forward", "ffn"});
+    }
+    shown.push_back({"norms", "norm"});
+    for (const auto& [label, key] : shown) out += fmt::format("  {:<23} {:>22}\n", label, cell(params[key]));
+    out += fmt::format("\n  kv_shards {}, gathered K/V {} bytes per token, head width {}\n", cell(doc["kv_shards"]),
+                       cell(doc["gathered_kv_bytes"]), cell(doc["head_dim"]));
+    return out;
+}
+
+// One slot alone (--slot).
+ordered_json slot_only(const RecordsEvaluator& records, const LayerDoc& layer, const std::string& slot) {
+    const Program& p = records.program();
+    ordered_json out;
+    out["slot"] = slot;
+    try {
+        SlotId id = records.slot_id(slot);
+        out["part"] = p.layer_parts[p.slots[id].layer_part];
+        out["held"] = value_or_error([&] {
+            for (const auto& [s, part] : records.layer_slots(layer))
+                if (s == slot) return Value::boolean(true);
+            return Value::boolean(false);
+        }, &p.sources);
+    } catch (const EvalError& e) {
+        out["error"] = error_json(e)["error"];
+        return out;
+    }
+    out["bytes"] = value_or_error([&] { return records.slot_bytes(layer, slot); }, &p.sources);
+    return out;
+}
+
+bool has_error(const ordered_json& j) {
+    if (j.is_object()) {
+        if (j.contains("error")) return true;
+        for (const auto& [k, v] : j.items())
+            if (has_error(v)) return true;
+    }
+    return false;
+}
+
+ordered_json price(const RecordsEvaluator& records, const LayerDoc& layer, const EvalArgs& args) {
+    if (!args.slot.empty()) return slot_only(records, layer, args.slot);
+    ReportOptions options;
+    if (!args.only.empty()) options.only = args.only;
+    return layer_report(records, layer, options);
+}
+
+int run_jsonl(const RecordsEvaluator& records, const EvalArgs& args) {
+    bool failed = false;
+    std::string line;
+    std::size_t number = 0;
+    while (std::getline(std::cin, line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        ordered_json out;
+        try {
+            LayerDoc layer = parse_layer_doc_text(line, fmt::format("<stdin>:{}", number));
+            apply_edits(layer, args.edits, records.program());
+            out = price(records, layer, args);
+        } catch (const std::exception& e) {  // a bad document or edit: this line only
+            out = {{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}};
+        }
+        failed = failed || has_error(out);
+        std::cout << out.dump() << '\n';
+    }
+    return failed ? kProblems : kOk;
+}
+
+int run(const EvalArgs& args) {
+    std::optional<Program> program;
+    try {
+        program = load_records_file(args.records.empty() ? default_records() : std::filesystem::path(args.records),
+                                    load_options());
+    } catch (const LoadError& e) {
+        std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        return kCannotRun;
+    }
+    const RecordsEvaluator records(*program);
+    if (args.jsonl) return run_jsonl(records, args);
+
+    std::string text;
+    const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;
+    if (args.layer_path == "-") {
+        std::ostringstream in;
+        in << std::cin.rdbuf();
+        text = std::move(in).str();
+    } else {
+        std::ifstream in(args.layer_path, std::ios::binary);
+        if (!in) {
+            std::cerr << fmt::format("oprec eval: cannot read `{}`\n", args.layer_path);
+            return kCannotRun;
+        }
+        std::ostringstream buf;
+        buf << in.rdbuf();
+        text = std::move(buf).str();
+    }
+    LayerDoc layer;
+    try {
+        layer = parse_layer_doc_text(text, name);
+        apply_edits(layer, args.edits, *program);
+    } catch (const std::exception& e) {
+        std::cerr << "oprec eval: " << e.what() << '\n';
+        return kCannotRun;
+    }
+    const ordered_json doc = price(records, layer, args);
+    if (args.format == "json" || !args.slot.empty()) {
+        if (args.format == "json") {
+            std::cout << doc.dump(2) << '\n';
+        } else {
+            std::cout << fmt::format("{}: {} bytes ({})\n", args.slot,
+                                     doc.contains("bytes") ? cell(doc["bytes"]) : cell(doc), human(doc.value("bytes", ordered_json())));
+        }
+    } else {
+        std::cout << table(doc, layer, name);
+    }
+    return has_error(doc) ? kProblems : kOk;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<EvalArgs>();
+    CLI::App* cmd = app.add_subcommand("eval", "Price one layer: its activation bytes by slot and part, and its parameters");
+    cmd->add_option("layer", args->layer_path, "A layer document (JSON); - or nothing reads standard input");
+    add_layer_edit_options(*cmd, args->edits);
+    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--slot", args->slot, "Price this slot alone");
+    cmd->add_option("--only", args->only, "Also price every slot with this op (or part) alone");
+    cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+    cmd->add_flag("--jsonl", args->jsonl, "Read one layer document per line from standard input, write one JSON result per line");
+    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace oprec::cli

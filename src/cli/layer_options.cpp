@@ -1,0 +1,56 @@
+#include "cli/layer_options.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "diag/suggest.h"
+#include "value/text.h"
+
+namespace oprec::cli {
+
+void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits) {
+    cmd.add_option("--set", edits.sets, "Override a field: NAME=VALUE (repeatable)");
+    cmd.add_option("--switch", edits.switches, "Set a recompute switch: NAME=0|1 (repeatable), over the layer's own");
+}
+
+FieldValue field_from_text(const std::string& text) {
+    if (text == "none" || text == "None" || text == "null") return std::monostate{};
+    if (auto v = parse_value_text(text)) return *v;
+    return text;
+}
+
+namespace {
+std::pair<std::string, std::string> split(const std::string& edit, const char* option) {
+    const auto eq = edit.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument(fmt::format("{} {}: expected NAME=VALUE", option, edit));
+    return {edit.substr(0, eq), edit.substr(eq + 1)};
+}
+}  // namespace
+
+void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program) {
+    for (const std::string& edit : edits.sets) {
+        auto [name, text] = split(edit, "--set");
+        layer.fields.set(name, field_from_text(text));
+    }
+    if (edits.switches.empty()) return;
+    // The switches in force, then these over them, as the context's.
+    SwitchMap merged = effective_switches(layer.context, layer.switches);
+    for (const std::string& edit : edits.switches) {
+        auto [name, text] = split(edit, "--switch");
+        if (std::find(program.switches.begin(), program.switches.end(), name) == program.switches.end()) {
+            std::string msg = fmt::format("--switch {}: unknown switch `{}`", edit, name);
+            if (auto near = closest_name(name, program.switches)) msg += fmt::format(" (did you mean `{}`?)", *near);
+            throw std::invalid_argument(msg);
+        }
+        if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
+            throw std::invalid_argument(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
+        const bool keep = text == "1" || text == "true" || text == "on";
+        merged[name] = Value::integer(keep ? 1 : 0);
+    }
+    layer.context.switches = std::move(merged);
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,28 @@
+// --set and --switch: edits of a layer document from the command line,
+// shared by the commands that price layers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "check/program.h"
+#include "model/layer.h"
+
+namespace oprec::cli {
+
+struct LayerEdits {
+    std::vector<std::string> sets;      // NAME=VALUE: a field (a number, true/false, none, or a string)
+    std::vector<std::string> switches;  // NAME=0|1: over the context's and the layer's switches
+};
+
+void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits);
+
+// Throws std::invalid_argument naming the bad edit.
+void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program);
+
+// A field's value from text: a number, true/false, none (stated as none), else a string.
+FieldValue field_from_text(const std::string& text);
+
+}  // namespace oprec::cli

@@ -1,0 +1,20 @@
+// oprec: the op records of an LLM training memory estimator, as a language.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"oprec: price the activation memory of a transformer layer from op records"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "oprec 0.1.0");
+    int exit_code = oprec::cli::kOk;
+    oprec::cli::add_calc_command(app, exit_code);
+    oprec::cli::add_eval_command(app, exit_code);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : oprec::cli::kCannotRun;
+    }
+    return exit_code;
+}

@@ -1,0 +1,37 @@
+#include "cli/paths.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+namespace oprec::cli {
+
+namespace fs = std::filesystem;
+
+fs::path data_dir() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "share" / "oprec";
+        if (fs::exists(installed / "stdlib", ec)) return installed;
+    }
+    const fs::path configured = OPREC_INSTALL_DATADIR;
+    if (fs::exists(configured / "stdlib", ec)) return configured;
+    return OPREC_SOURCE_DIR;
+}
+
+fs::path default_records() { return data_dir() / "records" / "op_records.rec"; }
+
+LoadOptions load_options() {
+    LoadOptions options;
+    options.search_path.push_back(data_dir() / "stdlib");
+    if (const char* env = std::getenv("OPREC_PATH")) {
+        std::stringstream dirs(env);
+        std::string dir;
+        while (std::getline(dirs, dir, ':'))
+            if (!dir.empty()) options.search_path.emplace_back(dir);
+    }
+    return options;
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,16 @@
+// Where the shipped records and the standard library are, with no
+// configuration: beside an installed binary (../share/oprec), else the
+// source tree the binary was built from. OPREC_PATH adds import folders.
+#pragma once
+
+#include <filesystem>
+
+#include "check/loader.h"
+
+namespace oprec::cli {
+
+std::filesystem::path data_dir();                 // holds records/ and stdlib/
+std::filesystem::path default_records();          // records/op_records.rec
+LoadOptions load_options();                       // stdlib, then OPREC_PATH's folders
+
+}  // namespace oprec::cli

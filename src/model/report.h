@@ -1,0 +1,41 @@
+// Everything oprec knows about one layer, as one JSON document: what
+// `oprec eval --format json` prints and what the table is drawn from. A value
+// that cannot be computed is {"error": {"kind", "message"}} in its place, so
+// one bad slot loses nothing else.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/records_eval.h"
+#include "value/text.h"
+
+namespace oprec {
+
+struct ReportOptions {
+    std::optional<std::string> only;  // add "only": every slot priced with this op (or part) alone
+};
+
+nlohmann::ordered_json error_json(const EvalError& e, const SourceMap* sources = nullptr);
+
+// Runs `f`, giving its value as JSON or the error it raised.
+template <class F>
+nlohmann::ordered_json value_or_error(F&& f, const SourceMap* sources = nullptr) {
+    try {
+        return to_json(f());
+    } catch (const EvalError& e) {
+        return error_json(e, sources);
+    }
+}
+
+// The document: slots, parts, ops, [only], params, kv_shards,
+// gathered_kv_bytes, head_dim, activations.
+nlohmann::ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer,
+                                    const ReportOptions& options = {});
+
+// "where: message" for an evaluation error, naming the slot and source position.
+std::string describe_error(const EvalError& e, const SourceMap* sources);
+
+}  // namespace oprec

@@ -1,0 +1,27 @@
+// Values from text and JSON, and to JSON: how numbers cross the edges of oprec
+// (command-line --set, JSON documents and results).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "value/value.h"
+
+namespace oprec {
+
+// "42" int, "2.5" / "1e3" / "inf" / "-inf" / "nan" float, "true"/"True"/"false"/"False" bool.
+std::optional<Value> parse_value_text(std::string_view text);
+
+// A JSON integer is an int, a number with a fraction or exponent a float,
+// true/false a bool, "inf"/"-inf"/"nan" the non-finite floats. Throws
+// EvalError(Overflow) for an integer beyond 64 bits; nullopt for anything else.
+std::optional<Value> value_from_json(const nlohmann::json& j);
+std::optional<Value> value_from_json(const nlohmann::ordered_json& j);
+
+// Ints as integers, floats as numbers in shortest round-trip form (always
+// with a fraction or exponent), non-finite floats as "inf", "-inf", "nan".
+nlohmann::ordered_json to_json(Value v);
+
+}  // namespace oprec
