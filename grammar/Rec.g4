@@ -20,6 +20,7 @@ decl        : importDecl
             | partDecl
             | slotDecl
             | fnDecl
+            | fieldDecl
             ;
 
 importDecl  : 'import' STRING ;
@@ -38,6 +39,11 @@ opClause    : 'switch' name        # switchClause
 
 slotDecl    : 'slot' name 'in' name ('when' expr)? '{' NEWLINE* (slotEntry (NEWLINE+ slotEntry)*)? NEWLINE* '}' ;
 slotEntry   : name '=' expr ;
+
+// The field schema: the layer fields and context values a formula may read,
+// each with its types (`?`: may be absent or stated as none), unit and meaning.
+fieldDecl   : kind=('field' | 'context') name ':' fieldType (',' unit=STRING (',' doc=STRING)?)? ;
+fieldType   : name ('|' name)* optional='?'? ;
 
 fnDecl      : 'fn' name '(' (name (',' name)* ','?)? ')' '=' expr ;
 
@@ -75,7 +81,7 @@ atom        : '(' expr ')'   # parenAtom
 // field may be called `op` or `slot`; Python's keywords are not.
 name        : NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
             | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
-            | 'fn' | 'import' ;
+            | 'fn' | 'import' | 'field' | 'context' ;
 
 // ---- tokens ------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ constexpr const char* kRecursion = "E0114";
 constexpr const char* kBadDefault = "E0115";
 constexpr const char* kBadSlot = "E0116";
 constexpr const char* kBadFn = "E0117";
+constexpr const char* kBadField = "E0118";
 
 class Checker {
 public:
@@ -66,6 +67,7 @@ private:
     void fns(const std::vector<ast::Module>& modules, Compiler& compiler);
     void defaults(const std::vector<ast::Module>& modules, Compiler& compiler);
     void slots(const std::vector<ast::Module>& modules, Compiler& compiler);
+    void schema(const std::vector<ast::Module>& modules);
     std::optional<std::uint32_t> switch_index(const ast::Ident& id);
 
     std::vector<Diagnostic>& diags_;
@@ -315,8 +317,26 @@ void Checker::slots(const std::vector<ast::Module>& modules, Compiler& compiler)
     }
 }
 
+void Checker::schema(const std::vector<ast::Module>& modules) {
+    static const std::vector<std::string> kTypes{"int", "float", "bool", "str"};
+    std::map<std::string, Span> seen;
+    for (const ast::FieldDecl* f : all<ast::FieldDecl>(modules)) {
+        if (duplicate(seen, f->name, f->context ? "context value" : "field")) continue;
+        FieldInfo info{f->name.text, f->context, {}, f->optional, f->unit, f->doc, f->name.span};
+        for (const ast::Ident& t : f->types) {
+            if (std::find(kTypes.begin(), kTypes.end(), t.text) == kTypes.end()) {
+                Diagnostic& d = error(t.span, kBadField, fmt::format("unknown type `{}`: a field is int, float, bool or str", t.text));
+                suggest(d, t.span, t.text, kTypes);
+            }
+            info.types.push_back(t.text);
+        }
+        p_.fields.push_back(std::move(info));
+    }
+}
+
 std::optional<Program> Checker::run(const std::vector<ast::Module>& modules) {
     vocabulary(modules);
+    schema(modules);
     records(modules);
     Compiler compiler(p_.code, p_.names, signatures_, /*strict_calls=*/true, diags_);
     fns(modules, compiler);

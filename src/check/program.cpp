@@ -23,6 +23,12 @@ std::optional<NameId> Program::find_name(std::string_view name) const {
     return find_by(names, name, [](const std::string& n) -> const std::string& { return n; });
 }
 
+const FieldInfo* Program::find_field(std::string_view name) const {
+    for (const FieldInfo& f : fields)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
 bool Program::counts_for(RecordId entry_record, RecordId only) const {
     if (entry_record == only) return true;
     const RecordInfo& r = records[entry_record];

@@ -41,6 +41,17 @@ struct SlotInfo {
     Span span;
 };
 
+// One entry of the field schema (stdlib/fields.rec).
+struct FieldInfo {
+    std::string name;
+    bool context = false;
+    std::vector<std::string> types;
+    bool optional = false;
+    std::string unit;
+    std::string doc;
+    Span span;
+};
+
 struct Program {
     // The vocabulary, in declaration order.
     std::vector<std::string> switches;
@@ -51,6 +62,7 @@ struct Program {
     std::vector<SlotInfo> slots;      // in declaration order
     std::vector<std::string> names;   // every name an expression reads, by NameId
     std::vector<std::optional<Value>> defaults;  // by NameId: the records' default, if any
+    std::vector<FieldInfo> fields;    // the field schema, if the records import one
     Code code;
 
     SourceMap sources;           // the text of every file loaded, for messages
@@ -59,6 +71,7 @@ struct Program {
     std::optional<SlotId> find_slot(std::string_view name) const;
     std::optional<RecordId> find_record(std::string_view name) const;
     std::optional<NameId> find_name(std::string_view name) const;
+    const FieldInfo* find_field(std::string_view name) const;
     // Whether `entry_record` counts when pricing `only` alone: the record
     // itself, or a part of it.
     bool counts_for(RecordId entry_record, RecordId only) const;

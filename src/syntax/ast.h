@@ -102,7 +102,18 @@ struct FnDecl {
     Expr body;
 };
 
-using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl>;
+// `field NAME : int | float ?, "unit", "meaning"` (or `context NAME ...`).
+struct FieldDecl {
+    bool context = false;          // a value of the evaluation, not of the layer config
+    Ident name;
+    std::vector<Ident> types;      // int, float, bool, str
+    bool optional = false;         // may be absent or stated as none
+    std::string unit;
+    std::string doc;
+    Span span;  // the keyword
+};
+
+using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl, FieldDecl>;
 
 struct Module {
     FileId file = 0;

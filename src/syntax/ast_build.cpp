@@ -97,6 +97,17 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
         return op_clauses(std::move(op), d->opClause());
     }
     if (auto* d = ctx->slotDecl()) return slot(d);
+    if (auto* d = ctx->fieldDecl()) {
+        ast::FieldDecl f;
+        f.context = d->kind->getText() == "context";
+        f.name = ident(d->name());
+        for (auto* t : d->fieldType()->name()) f.types.push_back(ident(t));
+        f.optional = d->fieldType()->optional != nullptr;
+        if (d->unit != nullptr) f.unit = strip_quotes(d->unit->getText());
+        if (d->doc != nullptr) f.doc = strip_quotes(d->doc->getText());
+        f.span = span(d->kind);
+        return f;
+    }
     auto* d = ctx->fnDecl();
     ast::FnDecl fn;
     auto ns = d->name();
