@@ -1,0 +1,332 @@
+#include "model/layer.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <set>
+
+namespace oprec {
+
+namespace {
+
+std::string in_quotes(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+[[noreturn]] void throw_missing(std::string_view name) {
+    throw EvalError(ErrorKind::MissingField, "the layer config has no field " + in_quotes(name));
+}
+
+// Python would raise at the arithmetic; we raise at the read, naming the field.
+[[noreturn]] void throw_not_number(std::string_view name, const FieldValue& value) {
+    const std::string what = std::holds_alternative<std::monostate>(value)
+        ? "None"
+        : "a string (" + in_quotes(std::get<std::string>(value)) + ")";
+    throw EvalError(ErrorKind::TypeError,
+                    "the layer config's field " + in_quotes(name) + " is " + what + ", not a number");
+}
+
+}  // namespace
+
+// ---- LayerConfig -------------------------------------------------------------
+
+void LayerConfig::set(std::string name, FieldValue value) {
+    const auto it = std::find_if(fields_.begin(), fields_.end(),
+                                 [&](const auto& field) { return field.first == name; });
+    if (it != fields_.end()) {
+        it->second = std::move(value);
+        return;
+    }
+    fields_.emplace_back(std::move(name), std::move(value));
+}
+
+bool LayerConfig::erase(std::string_view name) {
+    const auto it = std::find_if(fields_.begin(), fields_.end(),
+                                 [&](const auto& field) { return field.first == name; });
+    if (it == fields_.end()) return false;
+    fields_.erase(it);
+    return true;
+}
+
+const FieldValue* LayerConfig::find(std::string_view name) const {
+    for (const auto& [field, value] : fields_)
+        if (field == name) return &value;
+    return nullptr;
+}
+
+const FieldValue& LayerConfig::get(std::string_view name) const {
+    const FieldValue* value = find(name);
+    if (value == nullptr) throw_missing(name);
+    return *value;
+}
+
+Value LayerConfig::number(std::string_view name) const {
+    const FieldValue& value = get(name);
+    if (const Value* v = std::get_if<Value>(&value)) return *v;
+    throw_not_number(name, value);
+}
+
+Value LayerConfig::number_or(std::string_view name, Value fallback) const {
+    const FieldValue* value = find(name);
+    if (value == nullptr) return fallback;
+    if (const Value* v = std::get_if<Value>(value)) return *v;
+    throw_not_number(name, *value);
+}
+
+std::optional<Value> LayerConfig::stated(std::string_view name) const {
+    const FieldValue* value = find(name);
+    if (value == nullptr || std::holds_alternative<std::monostate>(*value)) return std::nullopt;
+    if (const Value* v = std::get_if<Value>(value)) return *v;
+    throw_not_number(name, *value);
+}
+
+bool LayerConfig::truth(std::string_view name) const { return oprec::truth(get(name)); }
+
+bool LayerConfig::stated_truth(std::string_view name) const {
+    const FieldValue* value = find(name);
+    return value != nullptr && oprec::truth(*value);
+}
+
+bool truth(const FieldValue& value) {
+    if (const Value* v = std::get_if<Value>(&value)) return v->truthy();
+    if (const std::string* s = std::get_if<std::string>(&value)) return !s->empty();
+    return false;  // None
+}
+
+// ---- node kinds and the context ----------------------------------------------
+
+std::optional<NodeKind> parse_node_kind(std::string_view text) {
+    if (text == "NOT_REC_LAYER") return NodeKind::NotRec;
+    if (text == "SEL_REC_LAYER") return NodeKind::SelRec;
+    if (text == "FULL_REC_LAYER") return NodeKind::FullRec;
+    return std::nullopt;
+}
+
+std::string_view node_kind_name(NodeKind kind) {
+    switch (kind) {
+    case NodeKind::NotRec: return "NOT_REC_LAYER";
+    case NodeKind::SelRec: return "SEL_REC_LAYER";
+    case NodeKind::FullRec: return "FULL_REC_LAYER";
+    }
+    return "NOT_REC_LAYER";
+}
+
+Value EvalContext::value(std::string_view name) const {
+    const std::optional<Value>* slot = name == "micro_factor"          ? &micro_factor
+                                       : name == "dropless_tok_factor" ? &dropless_tok_factor
+                                                                       : nullptr;
+    if (slot == nullptr || !slot->has_value())
+        throw EvalError(ErrorKind::MissingField, "the evaluation context has no " + in_quotes(name));
+    return **slot;
+}
+
+const SwitchMap& effective_switches(const EvalContext& context, const SwitchMap& layer_own) {
+    return context.switches ? *context.switches : layer_own;
+}
+
+// ---- the JSON document ---------------------------------------------------------
+
+namespace {
+
+// Reads one document of either JSON flavour; `where` prefixes every message.
+template <class Json>
+class DocReader {
+public:
+    explicit DocReader(std::string_view source) : source_(source) {}
+
+    LayerDoc read(const Json& doc) const {
+        if (!doc.is_object()) fail("", "expected a JSON object, got " + kind_of(doc));
+        LayerDoc out;
+        for (const auto& [key, value] : doc.items()) {
+            if (key == "fields") {
+                out.fields = read_fields(value);
+            } else if (key == "switches") {
+                if (!value.is_null()) out.switches = read_switches(value, "switches");
+            } else if (key == "context") {
+                out.context = read_context(value);
+            } else {
+                fail("", "unknown key " + in_quotes(key) + " (expected fields, switches or context)");
+            }
+        }
+        return out;
+    }
+
+private:
+    std::string_view source_;
+
+    [[noreturn]] void fail(std::string_view path, const std::string& message) const {
+        std::string text(source_);
+        text += ": ";
+        if (!path.empty()) {
+            text += path;
+            text += ": ";
+        }
+        throw LayerDocError(text + message);
+    }
+
+    static std::string kind_of(const Json& j) {
+        switch (j.type()) {
+        case nlohmann::json::value_t::null: return "null";
+        case nlohmann::json::value_t::boolean: return "a bool";
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned:
+        case nlohmann::json::value_t::number_float: return "a number";
+        case nlohmann::json::value_t::string: return "a string";
+        case nlohmann::json::value_t::array: return "an array";
+        case nlohmann::json::value_t::object: return "an object";
+        default: return "binary data";
+        }
+    }
+
+    // A JSON number as a Value: integers stay ints (int64), anything with a
+    // fraction or exponent is a float (nlohmann parses as Python's json does).
+    std::optional<Value> number_of(const Json& j, std::string_view path) const {
+        if (j.is_number_unsigned()) {
+            const auto u = j.template get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                fail(path, "integer " + j.dump() + " does not fit in 64 bits");
+            return Value::integer(static_cast<std::int64_t>(u));
+        }
+        if (j.is_number_integer()) return Value::integer(j.template get<std::int64_t>());
+        if (j.is_number_float()) return Value::real(j.template get<double>());
+        return std::nullopt;
+    }
+
+    LayerConfig read_fields(const Json& j) const {
+        if (!j.is_object()) fail("fields", "expected an object, got " + kind_of(j));
+        LayerConfig fields;
+        for (const auto& [name, value] : j.items()) {
+            const std::string path = "fields." + name;
+            if (name.empty()) fail("fields", "a field has an empty name");
+            if (value.is_null()) {
+                fields.set(name, std::monostate{});
+            } else if (value.is_boolean()) {
+                fields.set(name, Value::boolean(value.template get<bool>()));
+            } else if (value.is_string()) {
+                fields.set(name, value.template get<std::string>());
+            } else if (const auto number = number_of(value, path)) {
+                fields.set(name, *number);
+            } else {
+                fail(path, "expected a number, a bool, a string or null, got " + kind_of(value));
+            }
+        }
+        return fields;
+    }
+
+    // Switch values are 0/1 or false/true, kept as int 0/1 (the reference's
+    // integer OR in rec_coeff would misbehave on anything else).
+    SwitchMap read_switches(const Json& j, const std::string& where) const {
+        if (!j.is_object()) fail(where, "expected an object, got " + kind_of(j));
+        SwitchMap switches;
+        for (const auto& [name, value] : j.items()) {
+            const std::string path = where + "." + name;
+            int keep = -1;
+            if (value.is_boolean()) {
+                keep = value.template get<bool>() ? 1 : 0;
+            } else if (value.is_number_integer() || value.is_number_unsigned()) {
+                // Compare as JSON so that huge or negative values are refused too.
+                if (value == Json(0)) keep = 0;
+                if (value == Json(1)) keep = 1;
+            }
+            if (keep < 0) {
+                const std::string got = value.is_structured() ? kind_of(value) : value.dump();
+                fail(path, "expected 0, 1, true or false, got " + got);
+            }
+            switches.insert_or_assign(name, Value::integer(keep));
+        }
+        return switches;
+    }
+
+    // micro_factor / dropless_tok_factor: a number, or null for "the context
+    // has none" (reading it then raises, as the reference's getattr does).
+    std::optional<Value> read_factor(const Json& j, const std::string& path) const {
+        if (j.is_null()) return std::nullopt;
+        if (const auto number = number_of(j, path)) return number;
+        fail(path, "expected a number, got " + kind_of(j));
+    }
+
+    EvalContext read_context(const Json& j) const {
+        if (!j.is_object()) fail("context", "expected an object, got " + kind_of(j));
+        EvalContext context;
+        for (const auto& [key, value] : j.items()) {
+            const std::string path = "context." + key;
+            if (key == "micro_factor") {
+                context.micro_factor = read_factor(value, path);
+            } else if (key == "dropless_tok_factor") {
+                context.dropless_tok_factor = read_factor(value, path);
+            } else if (key == "node") {
+                if (!value.is_string()) fail(path, "expected a string, got " + kind_of(value));
+                const auto text = value.template get<std::string>();
+                const auto kind = parse_node_kind(text);
+                if (!kind)
+                    fail(path, "unknown layer kind " + in_quotes(text) +
+                                   " (expected NOT_REC_LAYER, SEL_REC_LAYER or FULL_REC_LAYER)");
+                context.node = *kind;
+            } else if (key == "switches") {
+                if (!value.is_null()) context.switches = read_switches(value, path);
+            } else {
+                fail("context", "unknown key " + in_quotes(key) +
+                                    " (expected micro_factor, dropless_tok_factor, node or switches)");
+            }
+        }
+        return context;
+    }
+};
+
+// nlohmann reports the byte of the last character read (1-based; size+1 at
+// the end); people want a line and column.
+std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte) {
+    const std::size_t at = std::min(byte == 0 ? 0 : byte - 1, text.size());
+    const std::string_view before = text.substr(0, at);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t last_newline = before.rfind('\n');
+    const std::size_t col = last_newline == std::string_view::npos ? at + 1 : at - last_newline;
+    return {line, col};
+}
+
+// nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
+std::string parse_error_detail(const std::string& what) {
+    const std::size_t start = what.find("parse error");
+    if (start == std::string::npos) return what;
+    const std::size_t colon = what.find(": ", start);
+    return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+LayerDoc parse_layer_doc(const nlohmann::json& doc, std::string_view source_name) {
+    return DocReader<nlohmann::json>(source_name).read(doc);
+}
+
+LayerDoc parse_layer_doc(const nlohmann::ordered_json& doc, std::string_view source_name) {
+    return DocReader<nlohmann::ordered_json>(source_name).read(doc);
+}
+
+LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_name) {
+    // JSON lets an object repeat a key and nlohmann keeps one silently; in a
+    // hand-written layer that is a typo worth reporting, so track keys per object.
+    std::vector<std::set<std::string>> open_objects;
+    const auto no_duplicates = [&](int, nlohmann::ordered_json::parse_event_t event,
+                                   nlohmann::ordered_json& parsed) {
+        using Event = nlohmann::ordered_json::parse_event_t;
+        if (event == Event::object_start) {
+            open_objects.emplace_back();
+        } else if (event == Event::object_end) {
+            if (!open_objects.empty()) open_objects.pop_back();
+        } else if (event == Event::key && !open_objects.empty()) {
+            const auto key = parsed.get<std::string>();
+            if (!open_objects.back().insert(key).second)
+                throw LayerDocError(std::string(source_name) + ": duplicate key " + in_quotes(key));
+        }
+        return true;
+    };
+    nlohmann::ordered_json doc;
+    try {
+        doc = nlohmann::ordered_json::parse(text.begin(), text.end(), no_duplicates);
+    } catch (const nlohmann::json::parse_error& e) {
+        const auto [line, col] = line_col(text, e.byte);
+        throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" +
+                            std::to_string(col) + ": invalid JSON: " + parse_error_detail(e.what()));
+    }
+    return parse_layer_doc(doc, source_name);
+}
+
+}  // namespace oprec
