@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -22,15 +21,23 @@ constexpr const char* kUnreadable = "E0122";
 // A file larger than this is refused unread: records are small.
 constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
 
-std::optional<std::string> read_file(const fs::path& path, std::string& why) {
+// `regular_only`: an import must be a regular file (`import "/dev/zero"` or a
+// FIFO would never end); the file named on the command line may be a pipe.
+// Either way no more than the limit is read.
+std::optional<std::string> read_file(const fs::path& path, std::string& why, bool regular_only) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
         why = "it is a directory";
         return std::nullopt;
     }
+    if (regular_only && !fs::is_regular_file(path, ec)) {
+        why = "it is not a regular file";
+        return std::nullopt;
+    }
+    const std::string too_large = fmt::format("it is larger than {} MiB", kMaxFileBytes >> 20);
     auto size = fs::file_size(path, ec);
     if (!ec && size > kMaxFileBytes) {
-        why = fmt::format("it is larger than {} MiB", kMaxFileBytes >> 20);
+        why = too_large;
         return std::nullopt;
     }
     std::ifstream in(path, std::ios::binary);
@@ -38,9 +45,20 @@ std::optional<std::string> read_file(const fs::path& path, std::string& why) {
         why = "it cannot be opened";
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return std::move(text).str();
+    std::string text;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxFileBytes) {  // a device or pipe whose size said nothing
+            why = too_large;
+            return std::nullopt;
+        }
+    }
+    if (in.bad()) {
+        why = "reading it failed";
+        return std::nullopt;
+    }
+    return text;
 }
 
 class Loader {
@@ -54,21 +72,25 @@ public:
         index_[key] = Entry{id, true};
         ast::Module module = parse_module(out_.sources, id, out_.diagnostics);
         for (const ast::Decl& d : module.decls)
-            if (const auto* imp = std::get_if<ast::ImportDecl>(&d)) import(path, *imp);
+            if (const auto* imp = std::get_if<ast::ImportDecl>(&d)) import(id, path, *imp);
         index_[key].on_path = false;
         import_site_.push_back(imported_at);
         out_.modules.push_back(std::move(module));
         out_.files.push_back(path);
     }
 
-    void import(const fs::path& from, const ast::ImportDecl& imp) {
+    void import(FileId from_id, const fs::path& from, const ast::ImportDecl& imp) {
         std::vector<fs::path> candidates{from.parent_path() / imp.path};
         for (const fs::path& dir : options_.search_path) candidates.push_back(dir / imp.path);
-        for (const fs::path& candidate : candidates) {
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            const fs::path& candidate = candidates[c];
             std::error_code ec;
             if (!fs::exists(candidate, ec)) continue;
+            const std::size_t info = out_.imports.size();  // an index: load() below adds more
+            out_.imports.push_back({from_id, imp.span, std::nullopt, c > 0});
             auto seen = index_.find(canonical(candidate));
             if (seen != index_.end()) {
+                out_.imports[info].to = seen->second.id;
                 if (seen->second.on_path)
                     out_.diagnostics.push_back({Severity::Error, kImportCycle, imp.span,
                                                 fmt::format("import cycle: `{}` imports itself through this import",
@@ -76,15 +98,17 @@ public:
                 return;  // each file loads once
             }
             std::string why;
-            auto text = read_file(candidate, why);
+            auto text = read_file(candidate, why, /*regular_only=*/true);
             if (!text) {
                 out_.diagnostics.push_back({Severity::Error, kUnreadable, imp.span,
                                             fmt::format("cannot read `{}`: {}", candidate.string(), why), {}, {}});
                 return;
             }
+            out_.imports[info].to = static_cast<FileId>(out_.sources.size());  // the id load() gives it
             load(candidate, std::move(*text), imp.span);
             return;
         }
+        out_.imports.push_back({from_id, imp.span, std::nullopt, false});
         Diagnostic d{Severity::Error, kImportMissing, imp.span,
                      fmt::format("no file `{}` to import", imp.path), {}, {}};
         std::string where = from.parent_path().empty() ? "." : from.parent_path().string();
@@ -124,12 +148,18 @@ private:
 };
 
 void finish(LoadResult& result, Loader& loader) {
+    // A file that did not parse is empty to the checks, and an import that
+    // did not load takes its declarations with it: what the checks would say
+    // then (no vocabulary, every op missing) is noise, so they wait.
     const bool front_end_errors = !result.diagnostics.empty();
-    std::vector<Diagnostic> checks;
-    std::optional<Program> program = check_program(result.modules, checks);
-    result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
+    std::optional<Program> program;
+    if (!front_end_errors) {
+        std::vector<Diagnostic> checks;
+        program = check_program(result.modules, checks);
+        result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
+    }
     loader.note_imports();
-    if (program && !front_end_errors) {
+    if (program) {
         program->sources = result.sources;
         for (const ast::Module& m : result.modules) program->files.push_back(m.file);
         result.program = std::move(program);
@@ -141,7 +171,7 @@ void finish(LoadResult& result, Loader& loader) {
 LoadResult load_file(const fs::path& path, const LoadOptions& options) {
     LoadResult result;
     std::string why;
-    auto text = read_file(path, why);
+    auto text = read_file(path, why, /*regular_only=*/false);
     if (!text) {
         FileId id = result.sources.add(path.string(), "");
         result.diagnostics.push_back({Severity::Error, kUnreadable, {id, 0, 0, 0},

@@ -20,6 +20,15 @@ struct LoadOptions {
     std::vector<std::filesystem::path> search_path;
 };
 
+// One import declaration as the loader resolved it: for the linter (unused
+// imports, which files are the library's).
+struct ImportInfo {
+    FileId from = 0;                // the importing file
+    Span span;                      // the declaration
+    std::optional<FileId> to;       // the file it names; none if missing or unreadable
+    bool via_search_path = false;   // found in the search path, not beside the importing file
+};
+
 // Everything a load produced: the program if it checked, and every
 // diagnostic (also for the linter, which wants the modules too).
 struct LoadResult {
@@ -28,6 +37,7 @@ struct LoadResult {
     SourceMap sources;
     std::vector<ast::Module> modules;  // imports first
     std::vector<std::filesystem::path> files;  // parallel to modules
+    std::vector<ImportInfo> imports;           // every import declaration, in load order
     bool ok() const { return program.has_value(); }
 };
 

@@ -21,6 +21,7 @@ struct Note {
 struct FixIt {
     Span span;            // the text to replace
     std::string replacement;
+    std::string message = {};  // what the fix does; empty: "did you mean `replacement`?"
 };
 
 struct Diagnostic {

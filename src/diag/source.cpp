@@ -1,5 +1,7 @@
 #include "diag/source.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace oprec {
@@ -21,6 +23,40 @@ std::string_view SourceFile::line(std::uint32_t number) const {
     std::string_view view(text_.data() + begin, end - begin);
     while (!view.empty() && (view.back() == '\n' || view.back() == '\r')) view.remove_suffix(1);
     return view;
+}
+
+// Strict UTF-8, as std::wstring_convert (ANTLR's decoder) takes it: no
+// overlong forms, no surrogates, nothing past U+10FFFF.
+std::size_t utf8_length(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char c = byte(at);
+    if (c < 0x80) return 1;
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c == 0xE0) { n = 3; lo = 0xA0; }
+    else if (c == 0xED) { n = 3; hi = 0x9F; }
+    else if (c >= 0xE1 && c <= 0xEF) n = 3;
+    else if (c == 0xF0) { n = 4; lo = 0x90; }
+    else if (c >= 0xF1 && c <= 0xF3) n = 4;
+    else if (c == 0xF4) { n = 4; hi = 0x8F; }
+    else return 1;
+    if (at + n > text.size() || byte(at + 1) < lo || byte(at + 1) > hi) return 1;
+    for (std::size_t k = 2; k < n; ++k)
+        if ((byte(at + k) >> 6) != 0x2) return 1;
+    return n;
+}
+
+std::size_t byte_of_column(std::string_view line, std::uint32_t col) {
+    std::size_t at = 0;
+    for (std::uint32_t c = 1; c < col && at < line.size(); ++c) at += utf8_length(line, at);
+    return std::min(at, line.size());
+}
+
+std::size_t column_count(std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = 0; at < text.size(); at += utf8_length(text, at)) ++n;
+    return n;
 }
 
 FileId SourceMap::add(std::string path, std::string text) {

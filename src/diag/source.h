@@ -11,8 +11,10 @@ namespace oprec {
 
 using FileId = std::uint32_t;
 
-// A range of one line of a source file: 1-based line and column (in bytes),
-// and its length in bytes (at least 1 where it names something).
+// A range of one line of a source file: 1-based line and column, and its
+// length, counted in characters as the lexer counts them (Unicode code
+// points; a byte that is not valid UTF-8 counts as one), at least 1 where it
+// names something.
 struct Span {
     FileId file = 0;
     std::uint32_t line = 0;
@@ -36,6 +38,14 @@ private:
     std::string text_;
     std::vector<std::size_t> line_starts_;
 };
+
+// UTF-8 on a line: the length in bytes of the character at `at` (1 for a
+// byte that starts no valid character), and the byte offset of a 1-based
+// character column (the line's size past its end).
+std::size_t utf8_length(std::string_view text, std::size_t at);
+std::size_t byte_of_column(std::string_view line, std::uint32_t col);
+// The number of characters of `text`.
+std::size_t column_count(std::string_view text);
 
 // The files of one load, by FileId. Files are never removed, so ids stay valid.
 class SourceMap {

@@ -13,8 +13,9 @@ namespace {
 // The guard for recursion depth: counts on entry, uncounts on exit.
 struct DepthGuard {
     int& depth;
-    explicit DepthGuard(int& d) : depth(d) { ++depth; }
-    ~DepthGuard() { --depth; }
+    int by;
+    explicit DepthGuard(int& d, int n = 1) : depth(d), by(n) { depth += by; }
+    ~DepthGuard() { depth -= by; }
 };
 
 std::string strip_quotes(const std::string& text) {
@@ -35,14 +36,16 @@ Span AstBuilder::span(antlr4::Token* token) const {
 
 // From the first token to the last, or to the end of the first line where
 // the node spans several.
-Span AstBuilder::span(antlr4::ParserRuleContext* ctx) const {
-    Span s = span(ctx->getStart());
-    antlr4::Token* stop = ctx->getStop();
-    if (stop != nullptr && stop->getLine() == ctx->getStart()->getLine() &&
-        stop->getStopIndex() >= ctx->getStart()->getStartIndex()) {
+Span AstBuilder::span(antlr4::ParserRuleContext* ctx) const { return span(ctx->getStart(), ctx->getStop()); }
+
+Span AstBuilder::span(antlr4::Token* start, antlr4::Token* stop) const {
+    Span s = span(start);
+    if (start == nullptr) return s;
+    if (stop != nullptr && stop->getLine() == start->getLine() &&
+        stop->getStopIndex() >= start->getStartIndex()) {
         Span e = span(stop);
         s.len = e.col + e.len - s.col;
-    } else if (stop != nullptr && stop->getLine() != ctx->getStart()->getLine()) {
+    } else if (stop != nullptr && stop->getLine() != start->getLine()) {
         s.len = 1 << 16;  // the renderer cuts it at the line's end
     }
     return s;
@@ -152,15 +155,24 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
 
 ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return expr(ctx); }
 
+// Deeper than the stages after the parser may recurse: reported once, at
+// the first place, and the expression is refused.
+ast::Expr AstBuilder::too_deep(antlr4::ParserRuleContext* ctx, const std::string& message) {
+    if (!too_deep_) diags_.push_back({Severity::Error, "E0003", span(ctx), message, {}, {}});
+    too_deep_ = true;
+    return refused(span(ctx), "an expression nested too deep");
+}
+
+ast::Expr AstBuilder::nested_too_deep(antlr4::ParserRuleContext* ctx) {
+    return too_deep(ctx, fmt::format("expression nested deeper than {} levels", kMaxNesting));
+}
+
+// Each nesting construct (a bracket, an if-else, a unary sign, `not`, `**`)
+// counts one level, toward both limits; a chain a + b + c counts one level of
+// the tree for each operator (it becomes ((a + b) + c)), toward the second.
 ast::Expr AstBuilder::expr(P::ExprContext* ctx) {
-    DepthGuard guard(depth_);
-    if (depth_ > kMaxNesting) {
-        if (!too_deep_)
-            diags_.push_back({Severity::Error, "E0003", span(ctx),
-                              fmt::format("expression nested deeper than {} levels", kMaxNesting), {}, {}});
-        too_deep_ = true;
-        return refused(span(ctx), "an expression nested too deep");
-    }
+    DepthGuard guard(depth_), tree(tree_depth_);
+    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     ast::Expr body = or_test(ctx->orTest(0));
     if (ctx->expr() == nullptr) return body;
     ast::Expr e;
@@ -193,9 +205,9 @@ ast::Expr AstBuilder::and_test(P::AndTestContext* ctx) {
 }
 
 ast::Expr AstBuilder::not_test(P::NotTestContext* ctx) {
-    DepthGuard guard(depth_);
     if (ctx->notTest() == nullptr) return comparison(ctx->comparison());
-    if (depth_ > kMaxNesting) return refused(span(ctx), "an expression nested too deep");
+    DepthGuard guard(depth_), tree(tree_depth_);
+    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     ast::Expr e;
     e.kind = ast::ExprKind::Not;
     e.span = span(ctx);
@@ -234,36 +246,51 @@ ast::Expr binary(ast::BinaryOp op, ast::Expr lhs, ast::Expr rhs, Span where) {
 }
 }  // namespace
 
-// Left-associative chains: a - b - c is (a - b) - c.
-ast::Expr AstBuilder::arith(P::ArithContext* ctx) {
-    auto terms = ctx->term();
-    ast::Expr e = term(terms[0]);
-    for (std::size_t i = 1; i < terms.size(); ++i) {
-        auto op = ctx->addOp(i - 1)->getText() == "+" ? ast::BinaryOp::Add : ast::BinaryOp::Sub;
-        Span where = span(ctx);
-        e = binary(op, std::move(e), term(terms[i]), where);
+// Left-associative chains: a - b - c is (a - b) - c. Each node spans its own
+// operands, from the chain's first to its own last. (The operator lists are
+// taken once: ANTLR's indexed getters scan every child, which made a long
+// chain quadratic.)
+template <class Operand, class Build, class OpOf>
+ast::Expr AstBuilder::chain(antlr4::ParserRuleContext* ctx, const std::vector<Operand*>& operands,
+                            const std::vector<antlr4::ParserRuleContext*>& ops, Build build, OpOf op_of) {
+    const int levels = static_cast<int>(operands.size()) - 1;
+    if (tree_depth_ + levels > kMaxTreeDepth)
+        return too_deep(ctx, fmt::format("expression nested deeper than {} levels (each operator of a chain "
+                                         "like a + b + c is one level)", kMaxTreeDepth));
+    ast::Expr e;
+    {
+        DepthGuard tree(tree_depth_, levels);  // the first operand is the deepest
+        e = build(operands[0]);
+    }
+    for (std::size_t i = 1; i < operands.size(); ++i) {
+        DepthGuard tree(tree_depth_, levels - static_cast<int>(i) + 1);
+        Span where = span(ctx->getStart(), operands[i]->getStop());
+        e = binary(op_of(ops[i - 1]->getText()), std::move(e), build(operands[i]), where);
     }
     return e;
+}
+
+ast::Expr AstBuilder::arith(P::ArithContext* ctx) {
+    auto ops = ctx->addOp();
+    return chain(ctx, ctx->term(), {ops.begin(), ops.end()}, [&](P::TermContext* t) { return term(t); },
+                 [](const std::string& t) { return t == "+" ? ast::BinaryOp::Add : ast::BinaryOp::Sub; });
 }
 
 ast::Expr AstBuilder::term(P::TermContext* ctx) {
-    auto factors = ctx->factor();
-    ast::Expr e = factor(factors[0]);
-    for (std::size_t i = 1; i < factors.size(); ++i) {
-        const std::string t = ctx->mulOp(i - 1)->getText();
-        auto op = t == "*"    ? ast::BinaryOp::Mul
-                  : t == "/"  ? ast::BinaryOp::Div
-                  : t == "//" ? ast::BinaryOp::FloorDiv
-                              : ast::BinaryOp::Mod;
-        e = binary(op, std::move(e), factor(factors[i]), span(ctx));
-    }
-    return e;
+    auto ops = ctx->mulOp();
+    return chain(ctx, ctx->factor(), {ops.begin(), ops.end()}, [&](P::FactorContext* f) { return factor(f); },
+                 [](const std::string& t) {
+                     return t == "*"    ? ast::BinaryOp::Mul
+                            : t == "/"  ? ast::BinaryOp::Div
+                            : t == "//" ? ast::BinaryOp::FloorDiv
+                                        : ast::BinaryOp::Mod;
+                 });
 }
 
 ast::Expr AstBuilder::factor(P::FactorContext* ctx) {
-    DepthGuard guard(depth_);
     if (ctx->power() != nullptr) return power(ctx->power());
-    if (depth_ > kMaxNesting) return refused(span(ctx), "an expression nested too deep");
+    DepthGuard guard(depth_), tree(tree_depth_);
+    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     ast::Expr e;
     e.kind = ast::ExprKind::Unary;
     e.unary_op = ctx->sign->getText() == "-" ? ast::UnaryOp::Neg : ast::UnaryOp::Pos;
@@ -276,6 +303,8 @@ ast::Expr AstBuilder::factor(P::FactorContext* ctx) {
 ast::Expr AstBuilder::power(P::PowerContext* ctx) {
     ast::Expr base = postfix(ctx->postfix());
     if (ctx->factor() == nullptr) return base;
+    DepthGuard guard(depth_), tree(tree_depth_);
+    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     return binary(ast::BinaryOp::Pow, std::move(base), factor(ctx->factor()), span(ctx));
 }
 

@@ -40,11 +40,18 @@ private:
 
     Span span(antlr4::ParserRuleContext* ctx) const;
     Span span(antlr4::Token* token) const;
+    Span span(antlr4::Token* start, antlr4::Token* stop) const;
     ast::Expr refused(Span where, std::string what) const;
+    ast::Expr too_deep(antlr4::ParserRuleContext* ctx, const std::string& message);
+    ast::Expr nested_too_deep(antlr4::ParserRuleContext* ctx);
+    template <class Operand, class Build, class OpOf>
+    ast::Expr chain(antlr4::ParserRuleContext* ctx, const std::vector<Operand*>& operands,
+                    const std::vector<antlr4::ParserRuleContext*>& ops, Build build, OpOf op_of);
 
     FileId file_;
     std::vector<Diagnostic>& diags_;
-    int depth_ = 0;
+    int depth_ = 0;       // nesting: brackets, if-else, signs, not, ** (kMaxNesting)
+    int tree_depth_ = 0;  // the tree's depth, chains counted (kMaxTreeDepth)
     bool too_deep_ = false;
 };
 

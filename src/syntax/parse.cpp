@@ -30,11 +30,11 @@ std::string checked_utf8(const SourceFile& file, FileId id, std::vector<Diagnost
     std::uint32_t line = 1, col = 1;
     for (std::size_t i = 0; i < text.size();) {
         unsigned char c = static_cast<unsigned char>(text[i]);
-        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        bool ok = n > 0 && i + n <= text.size();
-        for (std::size_t k = 1; ok && k < n; ++k)
-            ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        if (ok && n == 1 && c == 0) ok = false;  // a NUL byte: binary, not text
+        // Strict UTF-8 (diag/source.h): an overlong form or a surrogate would
+        // make ANTLR's decoder throw.
+        const std::size_t n = utf8_length(text, i);
+        bool ok = n > 1 || c < 0x80;
+        if (ok && c == 0) ok = false;  // a NUL byte: binary, not text
         if (!ok) {
             if (!reported) {
                 diags.push_back({Severity::Error, "E0002", {id, line, col, 1},
@@ -46,8 +46,11 @@ std::string checked_utf8(const SourceFile& file, FileId id, std::vector<Diagnost
             ++col;
             continue;
         }
-        out.append(text, i, n);
-        if (c == '\n') { ++line; col = 1; } else { ++col; }
+        // A lone CR ends a line (old Mac files), as SourceFile counts lines;
+        // ANTLR counts only LF, so the lexer sees an LF there.
+        const bool lone_cr = c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+        if (lone_cr) out += '\n'; else out.append(text, i, n);
+        if (c == '\n' || lone_cr) { ++line; col = 1; } else { ++col; }
         i += n;
     }
     return out;

@@ -14,6 +14,9 @@ namespace oprec {
 // Deeper nesting than this is refused with a diagnostic, so no input can
 // exhaust the stack of the stages after the parser.
 inline constexpr int kMaxNesting = 200;
+// The deepest expression tree, counting each operator of a chain (a + b + c
+// is ((a + b) + c)) as a level: the stages after the parser recurse on it.
+inline constexpr int kMaxTreeDepth = 1000;
 
 // A whole .rec file. On a syntax error the module is empty and `diags` says why.
 ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags);

@@ -1,0 +1,13 @@
+// The whole front end on one input, as the fuzz target runs it: load
+// (parse, imports, checks), lint, and every output form. Throws
+// std::logic_error where an invariant fails (a code no table documents, a
+// position outside its file); any other failure is a crash for the fuzzer.
+#pragma once
+
+#include <string_view>
+
+namespace oprec::lint {
+
+void exercise_front_end(std::string_view text);
+
+}  // namespace oprec::lint

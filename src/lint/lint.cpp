@@ -1,0 +1,87 @@
+#include "lint/lint.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "lint/checks.h"
+#include "lint/codes.h"
+#include "lint/index.h"
+#include "lint/suppress.h"
+
+namespace oprec::lint {
+
+namespace {
+
+// Errors after which the modules are incomplete (a file that did not parse
+// or load), so warnings about what is unused or unknown would mislead.
+bool incomplete(const std::vector<Diagnostic>& diags) {
+    return std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) {
+        return d.code == "E0001" || d.code == "E0003" || d.code == "E0120" || d.code == "E0122";
+    });
+}
+
+std::vector<Diagnostic> warnings(const Index& index) {
+    Sink sink;
+    check_names(index, sink);
+    check_usage(index, sink);
+    check_needs(index, sink);
+    check_divisors(index, sink);
+    check_conditions(index, sink);
+    check_linear(index, sink);
+    // A warning in the library is the library's (each check skips its files;
+    // this catches a note-less slip).
+    std::vector<Diagnostic> out;
+    for (Diagnostic& d : sink.diagnostics())
+        if (!index.library(d.span.file)) out.push_back(std::move(d));
+    return out;
+}
+
+}  // namespace
+
+std::size_t Report::count(Severity s) const {
+    return static_cast<std::size_t>(
+        std::count_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) { return d.severity == s; }));
+}
+
+Report lint_loaded(LoadResult load, const Options& options) {
+    Report report;
+    report.could_not_run = load.modules.empty() &&
+                           std::any_of(load.diagnostics.begin(), load.diagnostics.end(),
+                                       [](const Diagnostic& d) { return d.code == "E0122" && !d.span.known(); });
+    std::vector<Diagnostic> diags = std::move(load.diagnostics);
+    if (!report.could_not_run && !incomplete(diags)) {
+        report.warnings_checked = true;
+        const Index index(load);
+        std::vector<Diagnostic> found = warnings(index);
+        std::vector<Suppression> sups = find_suppressions(index, found);
+        apply_suppressions(found, sups);
+        report_unused(sups, found);
+        for (Diagnostic& d : found) {
+            if (options.disabled.count(d.code)) continue;
+            // As the loader does for its errors: which import brought the file in.
+            if (d.span.file != index.root())
+                if (auto site = index.imported_at(d.span.file))
+                    d.notes.push_back({*site, fmt::format("`{}` was imported here",
+                                                          index.sources().file(d.span.file).path())});
+            diags.push_back(std::move(d));
+        }
+    }
+    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.span.file, a.span.line, a.span.col) < std::tie(b.span.file, b.span.line, b.span.col);
+    });
+    report.diagnostics = std::move(diags);
+    report.sources = std::move(load.sources);
+    return report;
+}
+
+Report lint_file(const std::filesystem::path& path, const Options& options) {
+    return lint_loaded(load_file(path, options.load), options);
+}
+
+Report lint_text(std::string text, std::string name, const Options& options) {
+    return lint_loaded(load_text(std::move(text), std::move(name), options.load), options);
+}
+
+}  // namespace oprec::lint
