@@ -147,7 +147,7 @@ void add_calc_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<CalcArgs>();
     CLI::App* cmd = app.add_subcommand("calc", "Evaluate an expression of the records' language");
     cmd->add_option("expr", args->expr, "The expression, e.g. 'h * s / t'");
-    cmd->add_option("--set", args->sets, "Bind a name: NAME=VALUE (repeatable)");
+    cmd->add_option("--set", args->sets, "Bind a name: NAME=VALUE (repeatable)")->allow_extra_args(false);  // not the expression
     cmd->add_flag("--jsonl", args->jsonl,
                   "Read {\"expr\", \"bindings\"} objects, one per line, and write one result per line");
     cmd->callback([args, &exit_code, cmd] {

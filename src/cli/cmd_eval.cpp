@@ -12,6 +12,7 @@
 #include "cli/layer_options.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
+#include "model/field_check.h"
 #include "model/report.h"
 #include "value/format.h"
 
@@ -137,8 +138,10 @@ int run_jsonl(const RecordsEvaluator& records, const EvalArgs& args) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         ordered_json out;
         try {
-            LayerDoc layer = parse_layer_doc_text(line, fmt::format("<stdin>:{}", number));
+            const std::string source = fmt::format("<stdin>:{}", number);
+            LayerDoc layer = parse_layer_doc_text(line, source);
             apply_edits(layer, args.edits, records.program());
+            check_field_types(layer.fields, records.program(), source);
             out = price(records, layer, args);
         } catch (const std::exception& e) {  // a bad document or edit: this line only
             out = {{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}};
@@ -181,6 +184,7 @@ int run(const EvalArgs& args) {
     try {
         layer = parse_layer_doc_text(text, name);
         apply_edits(layer, args.edits, *program);
+        check_field_types(layer.fields, *program, name);
     } catch (const std::exception& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;

@@ -11,8 +11,10 @@
 namespace oprec::cli {
 
 void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits) {
-    cmd.add_option("--set", edits.sets, "Override a field: NAME=VALUE (repeatable)");
-    cmd.add_option("--switch", edits.switches, "Set a recompute switch: NAME=0|1 (repeatable), over the layer's own");
+    // One value per occurrence: `--set t=8 layer.json` must not take the layer for a second edit.
+    cmd.add_option("--set", edits.sets, "Override a field: NAME=VALUE (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--switch", edits.switches, "Set a recompute switch: NAME=0|1 (repeatable), over the layer's own")
+        ->allow_extra_args(false);
 }
 
 FieldValue field_from_text(const std::string& text) {

@@ -1,0 +1,265 @@
+// The records golden cases through the `oprec eval` process: each case
+// written as the layer document a user would write (ints as JSON integers,
+// floats as numbers that parse back to the same double, null for a field
+// stated as none, absent fields absent), priced with `--format json` and
+// with `--jsonl`, compared with the reference's outputs bit for bit. And a
+// malformed document gets a clear error naming the place, exit code 2.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "cli/golden_json.h"
+#include "golden/golden_support.h"
+#include "support/process.h"
+#include "support/temp_dir.h"
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+using namespace oprec;
+
+namespace {
+
+const json& records_cases() {
+    static const json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
+    return cases;
+}
+
+// Python's float.hex back to the double.
+double from_hex(const std::string& hex) { return std::strtod(hex.c_str(), nullptr); }
+
+// A number of the case by its Python type: a JSON integer, or a JSON float
+// that parses back to the double of its hex.
+ordered_json typed(const json& value, const std::string& type, const json& hexes, const std::string& name) {
+    if (type == "float") return from_hex(hexes.at(name).get<std::string>());
+    return value;  // an int, a bool, a string as the case states it
+}
+
+// The case as a layer document.
+ordered_json layer_document(const json& c) {
+    ordered_json fields = ordered_json::object();
+    const json hexes = c.value("config_float_hex", json::object());
+    for (const auto& [name, value] : c["config"].items()) {
+        const std::string type = c["config_types"][name];
+        fields[name] = type == "none" ? ordered_json(nullptr) : typed(value, type, hexes, name);
+    }
+    const json& ctx = c["context"];
+    const json ctx_hexes = c.value("context_float_hex", json::object());
+    ordered_json context = ordered_json::object();
+    // Absent from the case: null, "the context has none" (absent would be 1).
+    for (const char* name : {"micro_factor", "dropless_tok_factor"})
+        context[name] = ctx.contains(name) ? typed(ctx[name], c["context_types"][name], ctx_hexes, name)
+                                           : ordered_json(nullptr);
+    context["node"] = ctx["current_node"];
+    if (ctx["ctx_switches"]["kind"] == "mapping") context["switches"] = ctx["ctx_switches"]["values"];
+    ordered_json doc;
+    doc["fields"] = std::move(fields);
+    const std::string rec_op = ctx["rec_op"]["kind"];
+    if (rec_op == "mapping" || rec_op == "object") doc["switches"] = ctx["rec_op"]["values"];
+    doc["context"] = std::move(context);
+    return doc;
+}
+
+bool in_scope(const json& c) { return c["context"]["switches_in"] != "ctx_object_ignored"; }
+
+bool golden_has_error(const json& j) {
+    if (j.is_object()) {
+        if (j.contains("error")) return true;
+        for (const auto& [k, v] : j.items())
+            if (golden_has_error(v)) return true;
+    }
+    if (j.is_array())
+        for (const auto& v : j)
+            if (golden_has_error(v)) return true;
+    return false;
+}
+
+// Whether what `oprec eval` reports of the case holds an error: its exit code is then 1.
+bool report_has_error(const json& outputs) {
+    for (const char* key : {"layer_slots", "slot_bytes", "layer_bytes", "op_bytes", "num_params", "kv_shards",
+                            "gathered_kv_bytes", "head_dim"})
+        if (golden_has_error(outputs[key])) return true;
+    for (const auto& [name, value] : outputs["activations"].items())
+        if (name != "ffn_activations_width" && golden_has_error(value)) return true;
+    return false;
+}
+
+// Every section of `oprec eval --format json` against the case's outputs;
+// one line per difference.
+std::vector<std::string> differences(const json& c, const ordered_json& got) {
+    std::vector<std::string> out;
+    auto check = [&](const std::string& what, const json& expected, const ordered_json& value) {
+        const std::string diff = testing::json_mismatch(expected, value);
+        if (!diff.empty()) out.push_back(what + ": " + diff);
+    };
+    const json& o = c["outputs"];
+    const json& held = o["layer_slots"];
+    for (const auto& [slot, expected] : o["slot_bytes"].items()) {
+        if (!got["slots"].contains(slot)) {
+            out.push_back("no slot " + slot);
+            continue;
+        }
+        const ordered_json& s = got["slots"][slot];
+        check("slots." + slot + ".bytes", expected, s["bytes"]);
+        if (held.contains("error")) {
+            check("slots." + slot + ".held", held, s["held"]);
+        } else {
+            bool is_held = false;
+            for (const auto& item : held["items"]) is_held = is_held || item[0] == slot;
+            if (s["held"] != is_held) out.push_back("slots." + slot + ".held: expected " + (is_held ? "true" : "false"));
+        }
+    }
+    if (got["slots"].size() != o["slot_bytes"].size()) out.push_back("slots: another count of slots");
+    check("parts", o["layer_bytes"], got["parts"]);
+    for (const auto& [op, expected] : o["op_bytes"].items()) check("ops." + op, expected, got["ops"][op]);
+    if (got["ops"].size() != o["op_bytes"].size()) out.push_back("ops: another count of ops");
+    const std::pair<const char*, const char*> params[] = {
+        {"attn", "num_params_attn"},     {"mla", "num_params_mla"},
+        {"ffn", "num_params_ffn"},       {"routed_expert", "num_params_routed_expert"},
+        {"router", "num_params_router"}, {"shared_expert", "num_params_shared_expert"},
+        {"norm", "num_params_norm"}};
+    for (const auto& [key, golden] : params) check(std::string("params.") + key, o["num_params"][golden], got["params"][key]);
+    for (const char* key : {"kv_shards", "gathered_kv_bytes", "head_dim"}) check(key, o[key], got[key]);
+    const std::pair<const char*, const char*> acts[] = {
+        {"qkv", "attn_qkv_activations"},  {"score", "attn_score_activations"},
+        {"proj", "attn_proj_activations"}, {"ffn", "ffn_activations"},
+        {"router", "ffn_router_and_concat_activations"}, {"shared", "shared_exp_activations"},
+        {"routed", "routed_exp_activations"}, {"moe", "ffn_moe_activations"},
+        {"norm", "norm_activations"}};
+    for (const auto& [key, golden] : acts)
+        check(std::string("activations.") + key, o["activations"][golden], got["activations"][key]);
+    return out;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+using Lines = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("eval --format json: every in-scope records golden case, bit for bit", "[cli][eval][golden]") {
+    testing::TempDir dir;
+    int cases = 0;
+    for (const json& c : records_cases()["cases"]) {
+        if (!in_scope(c)) continue;
+        const std::string id = c["id"];
+        const auto file = dir.write(id + ".json", layer_document(c).dump(2));
+        const testing::RunResult run = testing::run_oprec({"eval", "--format", "json", file.string()});
+        INFO(id << "\nstderr: " << run.err);
+        REQUIRE(run.out.size() > 0);
+        const ordered_json got = ordered_json::parse(run.out);
+        CHECK(differences(c, got) == Lines{});
+        // Exit 1 where something could not be computed, else 0.
+        CHECK(run.exit_code == (report_has_error(c["outputs"]) ? 1 : 0));
+        ++cases;
+    }
+    CHECK(cases >= 140);
+}
+
+TEST_CASE("eval --jsonl: every in-scope records golden case, one line each", "[cli][eval][golden]") {
+    std::vector<const json*> cases;
+    std::string input;
+    for (const json& c : records_cases()["cases"]) {
+        if (!in_scope(c)) continue;
+        input += layer_document(c).dump() + "\n";
+        cases.push_back(&c);
+    }
+    const testing::RunResult run = testing::run_oprec({"eval", "--jsonl"}, input);
+    const auto lines = split_lines(run.out);
+    REQUIRE(lines.size() == cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        INFO((*cases[i])["id"].get<std::string>());
+        CHECK(differences(*cases[i], ordered_json::parse(lines[i])) == Lines{});
+    }
+    CHECK(run.exit_code == 1);  // some cases hold errors
+}
+
+TEST_CASE("eval: the JSON states what a tool needs, in the records' order", "[cli][eval]") {
+    const auto run = testing::run_oprec({"eval", "--format", "json", "--only", "attMM",
+                                         OPREC_TEST_DATA "/../examples/llama2-7b.json"});
+    REQUIRE(run.exit_code == 0);
+    const ordered_json doc = ordered_json::parse(run.out);
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : doc.items()) keys.push_back(k);
+    CHECK(keys == Lines{"slots", "parts", "ops", "only", "params", "kv_shards", "gathered_kv_bytes", "head_dim",
+                        "activations"});
+    std::vector<std::string> slots;
+    for (const auto& [k, v] : doc["slots"].items()) slots.push_back(k);
+    CHECK(slots == Lines{"qkv", "score", "proj", "ffn", "routed", "shared", "router", "norm"});
+    // A slot the layer does not hold is still priced (routed's when is false here).
+    CHECK(doc["slots"]["routed"]["held"] == false);
+    CHECK(doc["slots"]["qkv"]["bytes"] == 21233664.0);
+    CHECK(doc["only"]["qkv"] == 20971520.0);  // attMM alone: attBMM's 2 * 128 per token left out
+    CHECK(doc["parts"]["attention"] == 42205184.0);
+}
+
+// ---- malformed documents: a clear error naming the place, exit code 2 ----------
+
+TEST_CASE("eval: bad JSON is reported at its line and column", "[cli][eval]") {
+    testing::TempDir dir;
+    const auto file = dir.write("layer.json", "{\n  \"fields\": {\n    \"h\": 4096,\n  }\n}\n");
+    const auto run = testing::run_oprec({"eval", file.string()});
+    CHECK(run.exit_code == 2);
+    CHECK(run.out == "");
+    CHECK(run.err.rfind("oprec eval: " + file.string() + ":4:3: invalid JSON: ", 0) == 0);
+}
+
+TEST_CASE("eval: a string where a number belongs names the key", "[cli][eval]") {
+    SECTION("a context value") {
+        const auto run = testing::run_oprec({"eval", "-"}, R"({"context": {"micro_factor": "2"}})");
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == "oprec eval: <stdin>: context.micro_factor: expected a number, got a string\n");
+    }
+    SECTION("a switch") {
+        const auto run = testing::run_oprec({"eval"}, R"({"switches": {"softmax": "0"}})");
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == "oprec eval: <stdin>: switches.softmax: expected 0, 1, true or false, got \"0\"\n");
+    }
+    SECTION("a field the field schema types as a number") {
+        const auto run = testing::run_oprec({"eval"}, R"({"fields": {"cp_algo": "ulysses_cp", "h": "4096"}})");
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == "oprec eval: <stdin>: fields.h: expected int or float, got a string ('4096')\n");
+    }
+    SECTION("a field set on the command line") {
+        const auto run = testing::run_oprec({"eval", "--set", "t=four", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == std::string("oprec eval: ") + OPREC_TEST_DATA +
+                             "/../examples/llama2-7b.json: fields.t: expected int, got a string ('four')\n");
+    }
+}
+
+TEST_CASE("eval: an unknown node kind is refused, naming the kinds", "[cli][eval]") {
+    const auto run = testing::run_oprec({"eval"}, R"({"context": {"node": "SELECTIVE"}})");
+    CHECK(run.exit_code == 2);
+    CHECK(run.err == "oprec eval: <stdin>: context.node: unknown layer kind 'SELECTIVE' "
+                     "(expected NOT_REC_LAYER, SEL_REC_LAYER or FULL_REC_LAYER)\n");
+}
+
+TEST_CASE("eval: an unknown key is refused", "[cli][eval]") {
+    const auto run = testing::run_oprec({"eval"}, R"({"field": {}})");
+    CHECK(run.exit_code == 2);
+    CHECK(run.err == "oprec eval: <stdin>: unknown key 'field' (expected fields, switches or context)\n");
+}
+
+TEST_CASE("eval --jsonl: a malformed line is answered on its line, the others priced", "[cli][eval]") {
+    std::ifstream example(OPREC_TEST_DATA "/../examples/llama2-7b.json");
+    const std::string good = json::parse(example).dump();
+    const auto run = testing::run_oprec({"eval", "--jsonl"},
+                                        good + "\n{\"context\": {\"node\": \"FULL\"}}\n{bad\n" + good + "\n");
+    const auto lines = split_lines(run.out);
+    REQUIRE(lines.size() == 4);
+    CHECK(ordered_json::parse(lines[0])["parts"]["attention"] == 42205184.0);
+    const ordered_json bad_node = ordered_json::parse(lines[1]);
+    CHECK(bad_node["error"]["kind"] == "invalid-input");
+    CHECK(bad_node["error"]["message"] == "<stdin>:2: context.node: unknown layer kind 'FULL' "
+                                          "(expected NOT_REC_LAYER, SEL_REC_LAYER or FULL_REC_LAYER)");
+    const ordered_json bad_json = ordered_json::parse(lines[2]);
+    CHECK(bad_json["error"]["kind"] == "invalid-input");
+    CHECK(bad_json["error"]["message"].get<std::string>().rfind("<stdin>:3:1:2: invalid JSON: ", 0) == 0);
+    CHECK(lines[3] == lines[0]);
+    CHECK(run.exit_code == 1);
+}
