@@ -86,8 +86,13 @@ void add_lint_command(CLI::App& app, int& exit_code) {
         "lint", "Check records files: every error the loader finds and the linter's warnings, in one run");
     cmd->add_option("files", args->files, "The records files")->required();
     cmd->add_option("--format", args->format, "text, json or sarif")->check(CLI::IsMember({"text", "json", "sarif"}));
-    cmd->add_option("--warn", args->warn, "Report this warning code (or `all`), though --allow turned it off");
-    cmd->add_option("--allow", args->allow, "Do not report this warning code (or `all`)");
+    // One code per option (or a comma list), so `--allow W0101 file.rec` leaves the file a file.
+    cmd->add_option("--warn", args->warn, "Report this warning code (or `all`), though --allow turned it off")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    cmd->add_option("--allow", args->allow, "Do not report this warning code (or `all`)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
     cmd->footer("Exit status: 0 clean, 1 problems found, 2 could not run. Codes: docs/diagnostics.md.");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
