@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
     int exit_code = oprec::cli::kOk;
     oprec::cli::add_calc_command(app, exit_code);
     oprec::cli::add_eval_command(app, exit_code);
+    oprec::cli::add_bench_command(app, exit_code);
     oprec::cli::add_lint_command(app, exit_code);
     try {
         app.parse(argc, argv);

@@ -43,6 +43,54 @@ struct CompiledFn {
     NodeId body = 0;
 };
 
+// The straight-line form of a whole expression (see interp.h): an
+// accumulator machine. Each instruction leaves its result in the
+// accumulator; a binary operator whose right operand is a constant, a name,
+// a parameter or `total` takes it directly (AddC, AddN, ...), any other right
+// operand is computed after the left one is pushed, then AddS pops it.
+// Jumps keep Python's laziness. Same operations in the same order as the
+// tree, so the same bits and the same errors, at a fraction of the cost.
+enum class LOp : std::uint8_t {
+    Const, Load, Param, Total,  // acc = operand
+    Push,                       // push acc
+    AddC, AddN, AddP, AddT, AddS,
+    SubC, SubN, SubP, SubT, SubS,
+    MulC, MulN, MulP, MulT, MulS,
+    DivC, DivN, DivP, DivT, DivS,
+    FloorDivC, FloorDivN, FloorDivP, FloorDivT, FloorDivS,
+    ModC, ModN, ModP, ModT, ModS,
+    PowC, PowN, PowP, PowT, PowS,
+    Neg, Pos, Not,
+    Jump, JumpIfFalse, JumpIfTrue,  // to a; the conditional ones test acc and keep it
+    CmpChain,   // lhs = pop; if not (lhs cmp acc): acc = False, jump to a (acc stays the next lhs otherwise)
+    CmpLast,    // acc = (pop cmp acc)
+    Max, Min,   // of the n-1 values pushed and acc
+    Call,       // fns[a] of the n values pushed
+    // A layer's run (layer_code.h) only: b is a record or slot.
+    Kept,            // unless keep[b]: jump to a
+    ZeroTotal,       // total = int 0
+    AddTotal,        // total = total + acc (Python's sum)
+    Held,            // held[a] = bool(acc)
+    HeldAlways,      // held[a] = true
+    SkipUnlessHeld,  // unless held[b]: jump to a
+    StoreSlot,       // slot_values[a] = acc
+    Return,
+};
+// The operand kinds of a binary LOp, in the order above.
+inline constexpr int kLOpKinds = 5;
+
+struct Instr {
+    LOp op = LOp::Return;
+    py::CmpOp cmp = py::CmpOp::Eq;
+    std::uint16_t n = 0;
+    std::uint32_t a = 0;        // a const, name or param index; a jump target; an fn
+    NodeId node = 0;            // the node it computes, whose span an error gets (kNoNode: none)
+    std::uint32_t b = 0;        // a fused operand's own node (a name that raises); a record or slot
+};
+
+inline constexpr std::uint32_t kNoEntry = 0xffffffffu;
+inline constexpr NodeId kNoNode = 0xffffffffu;
+
 struct Code {
     std::vector<Node> nodes;
     std::vector<Span> spans;  // parallel to nodes: where each came from, for errors
@@ -50,6 +98,15 @@ struct Code {
     std::vector<NodeId> lists;
     std::vector<py::CmpOp> cmp_ops;
     std::vector<CompiledFn> fns;
+
+    // The straight-line form of each compiled root (Compiler::compile): by
+    // NodeId, where its instructions start (kNoEntry: none, the tree is
+    // walked) and the most values it pushes, fns it calls included.
+    std::vector<Instr> instrs;
+    std::vector<std::uint32_t> entry;
+    std::vector<std::uint32_t> entry_depth;
+
+    std::uint32_t entry_of(NodeId root) const { return root < entry.size() ? entry[root] : kNoEntry; }
 
     NodeId add(Node node, const Span& span) {
         nodes.push_back(node);
@@ -61,5 +118,7 @@ struct Code {
 // The most parameters a fn may take: a call's arguments live in a fixed
 // array on the C++ stack.
 inline constexpr std::uint32_t kMaxFnParams = 16;
+// The most values straight-line code may push; deeper expressions walk the tree.
+inline constexpr std::uint32_t kMaxLinearDepth = 128;
 
 }  // namespace oprec

@@ -24,7 +24,11 @@ void Compiler::error(const Span& span, const char* code, std::string message) {
     diags_.push_back({Severity::Error, code, span, std::move(message), {}, {}});
 }
 
-NodeId Compiler::compile(const ast::Expr& expr, const CompileScope& scope) { return node(expr, scope); }
+NodeId Compiler::compile(const ast::Expr& expr, const CompileScope& scope) {
+    const NodeId root = node(expr, scope);
+    emit_linear(code_, root);
+    return root;
+}
 
 NameId Compiler::intern(const std::string& name) {
     auto it = std::find(names_.begin(), names_.end(), name);
@@ -162,6 +166,134 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
     }
     }
     return constant(Value::integer(0), e.span);
+}
+
+namespace {
+
+// Emits a node's straight-line code, keeping count of the values pushed.
+class Linearizer {
+public:
+    explicit Linearizer(Code& code) : code_(code) {}
+
+    bool emit(NodeId id) {
+        const Node n = code_.nodes[id];
+        switch (n.op) {
+        case Op::Const: add(LOp::Const, id, n.a); return true;
+        case Op::Load: add(LOp::Load, id, n.a, id); return true;
+        case Op::Param: add(LOp::Param, id, n.a); return true;
+        case Op::Total: add(LOp::Total, id); return true;
+        case Op::Neg: case Op::Pos: case Op::Not:
+            if (!emit(n.a)) return false;
+            add(n.op == Op::Neg ? LOp::Neg : n.op == Op::Pos ? LOp::Pos : LOp::Not, id);
+            return true;
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow: {
+            const int base = static_cast<int>(LOp::AddC) + kLOpKinds * (static_cast<int>(n.op) - static_cast<int>(Op::Add));
+            if (!emit(n.a)) return false;
+            const Node rhs = code_.nodes[n.b];
+            const int kind = rhs.op == Op::Const ? 0 : rhs.op == Op::Load ? 1 : rhs.op == Op::Param ? 2
+                           : rhs.op == Op::Total ? 3 : 4;
+            if (kind < 4) {
+                add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
+                return true;
+            }
+            push();
+            if (!emit(n.b)) return false;
+            add(static_cast<LOp>(base + 4), id);
+            --depth_;
+            return true;
+        }
+        case Op::And: case Op::Or: {
+            std::vector<std::size_t> jumps;
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                if (!emit(code_.lists[n.a + k])) return false;
+                if (k + 1 < n.n) jumps.push_back(add(n.op == Op::And ? LOp::JumpIfFalse : LOp::JumpIfTrue, id));
+            }
+            for (std::size_t j : jumps) land(j);
+            return true;
+        }
+        case Op::IfElse: {
+            if (!emit(n.b)) return false;
+            const std::size_t to_else = add(LOp::JumpIfFalse, id);
+            if (!emit(n.a)) return false;
+            const std::size_t to_end = add(LOp::Jump, id);
+            land(to_else);
+            if (!emit(n.c)) return false;
+            land(to_end);
+            return true;
+        }
+        case Op::Compare: {
+            std::vector<std::size_t> jumps;
+            if (!emit(code_.lists[n.a])) return false;
+            for (std::uint32_t k = 1; k < n.n; ++k) {
+                push();
+                if (!emit(code_.lists[n.a + k])) return false;
+                const bool last = k + 1 == n.n;
+                const std::size_t at = add(last ? LOp::CmpLast : LOp::CmpChain, id);
+                code_.instrs[at].cmp = code_.cmp_ops[n.b + k - 1];
+                if (!last) jumps.push_back(at);
+                --depth_;
+            }
+            for (std::size_t j : jumps) land(j);
+            return true;
+        }
+        case Op::Max: case Op::Min: {
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                if (!emit(code_.lists[n.a + k])) return false;
+                if (k + 1 < n.n) push();
+            }
+            code_.instrs[add(n.op == Op::Max ? LOp::Max : LOp::Min, id)].n = n.n;
+            depth_ -= n.n - 1;
+            return true;
+        }
+        case Op::CallFn: {
+            for (std::uint32_t k = 0; k < n.n; ++k) {
+                if (!emit(code_.lists[n.a + k])) return false;
+                push();
+            }
+            code_.instrs[add(LOp::Call, id, n.c)].n = n.n;
+            depth_ -= n.n;
+            return true;
+        }
+        case Op::ArgCountError: return false;
+        }
+        return false;
+    }
+
+    std::uint32_t max_depth() const { return max_depth_; }
+
+private:
+    std::size_t add(LOp op, NodeId node, std::uint32_t a = 0, std::uint32_t b = 0) {
+        code_.instrs.push_back({op, py::CmpOp::Eq, 0, a, node, b});
+        return code_.instrs.size() - 1;
+    }
+    // A jump emitted earlier lands here.
+    void land(std::size_t jump) { code_.instrs[jump].a = static_cast<std::uint32_t>(code_.instrs.size()); }
+    void push() {
+        add(LOp::Push, 0);
+        max_depth_ = std::max(max_depth_, ++depth_);
+    }
+
+    Code& code_;
+    std::uint32_t depth_ = 0, max_depth_ = 0;
+};
+
+}  // namespace
+
+void emit_linear(Code& code, NodeId root) {
+    if (code.entry.size() < code.nodes.size()) {
+        code.entry.resize(code.nodes.size(), kNoEntry);
+        code.entry_depth.resize(code.nodes.size(), 0);
+    }
+    if (code.entry[root] != kNoEntry) return;
+    const std::size_t start = code.instrs.size();
+    Linearizer lin(code);
+    if (!lin.emit(root) || lin.max_depth() > kMaxLinearDepth) {
+        code.instrs.resize(start);  // the tree is walked instead
+        return;
+    }
+    code.instrs.push_back({LOp::Return, py::CmpOp::Eq, 0, 0, root, 0});
+    code.entry[root] = static_cast<std::uint32_t>(start);
+    code.entry_depth[root] = lin.max_depth();
 }
 
 void collect_names(const ast::Expr& e, std::vector<std::string>& out) {

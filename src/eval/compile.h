@@ -50,6 +50,12 @@ private:
     std::vector<Diagnostic>& diags_;
 };
 
+// Gives the expression rooted at `root` its straight-line form in `code`
+// (Code::instrs, entry): Compiler::compile does this for every root it
+// returns. An expression the form cannot take (max/min of too few numbers,
+// nesting deeper than kMaxLinearDepth) keeps none and is walked as a tree.
+void emit_linear(Code& code, NodeId root);
+
 // Every name an expression reads, in order of first appearance (calls' names excluded).
 void collect_names(const ast::Expr& e, std::vector<std::string>& out);
 

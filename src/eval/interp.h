@@ -5,11 +5,17 @@
 // Env supplies names: `Value load(NameId name, NodeId node)`, throwing an
 // EvalError for a name with no value. It is a template parameter so the
 // records' array lookup inlines, while `oprec calc` can record reads.
+//
+// A root with a straight-line form (Code::entry, see code.h) runs that:
+// one loop over its instructions, an accumulator and a small stack, the
+// common arithmetic inline (fast_arith.h). Anything else walks the tree.
 #pragma once
 
 #include <array>
+#include <iterator>
 
 #include "eval/code.h"
+#include "eval/fast_arith.h"
 
 namespace oprec {
 
@@ -21,10 +27,166 @@ public:
     // Evaluates the expression rooted at `root`; `total` answers Op::Total.
     Value run(NodeId root, Value total = Value::integer(0)) {
         total_ = total;
+        const std::uint32_t start = code_.entry_of(root);
+        if (start != kNoEntry) return run_linear(start, nullptr, 0);
+        return eval(root, nullptr);
+    }
+
+    // A layer's run (layer_code.h): reads `keep` by RecordId, writes by
+    // SlotId whether each slot is held and each held slot's bytes.
+    void run_layer(std::uint32_t entry, const std::uint8_t* keep, std::uint8_t* held, Value* slot_values) {
+        keep_ = keep;
+        held_ = held;
+        slot_values_ = slot_values;
+        run_linear(entry, nullptr, 0);
+    }
+    // After a straight-line run raised: the instruction it raised at.
+    std::uint32_t failed_at() const { return failed_at_; }
+
+    // The same, always walking the tree (the straight-line form's yardstick in tests).
+    Value run_tree(NodeId root, Value total = Value::integer(0)) {
+        total_ = total;
         return eval(root, nullptr);
     }
 
 private:
+    // A name's value; an error is placed at the name.
+    Value load(NameId name, NodeId node) {
+        try {
+            return env_.load(name, node);
+        } catch (EvalError& e) {
+            e.locate(code_.spans[node]);
+            throw;
+        }
+    }
+
+#if defined(__GNUC__) && !defined(__clang__)
+    // Keeps GCC from merging the instructions' dispatch jumps back into one.
+    __attribute__((optimize("no-gcse", "no-crossjumping")))
+#endif
+    Value run_linear(std::uint32_t start, const Value* frame, std::uint32_t base) {
+        const Instr* const code = code_.instrs.data();
+        const Instr* ip = code + start;
+        Value* const bottom = &stack_[0].v;
+        Value* sp = bottom + base;  // the next free place
+        Value acc;
+// Threaded dispatch where the compiler has computed goto (GCC, Clang): each
+// instruction jumps to the next from its own place, which the branch
+// predictor learns far better than one shared switch. Else a switch.
+#if defined(__GNUC__)
+#define OPREC_OP(NAME) L_##NAME:
+#define OPREC_DISPATCH() goto* kLabels[static_cast<int>(ip->op)]
+#define OPREC_NEXT() do { ++ip; OPREC_DISPATCH(); } while (0)
+#define OPREC_JUMP(TO) do { ip = code + (TO); OPREC_DISPATCH(); } while (0)
+        static const void* const kLabels[] = {
+            &&L_Const, &&L_Load, &&L_Param, &&L_Total, &&L_Push,
+            &&L_AddC, &&L_AddN, &&L_AddP, &&L_AddT, &&L_AddS,
+            &&L_SubC, &&L_SubN, &&L_SubP, &&L_SubT, &&L_SubS,
+            &&L_MulC, &&L_MulN, &&L_MulP, &&L_MulT, &&L_MulS,
+            &&L_DivC, &&L_DivN, &&L_DivP, &&L_DivT, &&L_DivS,
+            &&L_FloorDivC, &&L_FloorDivN, &&L_FloorDivP, &&L_FloorDivT, &&L_FloorDivS,
+            &&L_ModC, &&L_ModN, &&L_ModP, &&L_ModT, &&L_ModS,
+            &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
+            &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
+            &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
+            &&L_Kept, &&L_ZeroTotal, &&L_AddTotal, &&L_Held, &&L_HeldAlways, &&L_SkipUnlessHeld, &&L_StoreSlot,
+            &&L_Return};
+        static_assert(std::size(kLabels) == static_cast<std::size_t>(LOp::Return) + 1);
+#else
+#define OPREC_OP(NAME) case LOp::NAME:
+#define OPREC_DISPATCH() continue
+#define OPREC_NEXT() do { ++ip; continue; } while (0)
+#define OPREC_JUMP(TO) do { ip = code + (TO); continue; } while (0)
+#endif
+        // An error is placed at the instruction's node (a fused name's own
+        // error was placed at the name already: the first place given stays).
+        try {
+#if !defined(__GNUC__)
+            for (;;) {
+                switch (ip->op) {
+#else
+            OPREC_DISPATCH();
+            {
+                {
+#endif
+                OPREC_OP(Const) acc = code_.consts[ip->a]; OPREC_NEXT();
+                OPREC_OP(Load) acc = load(ip->a, ip->b); OPREC_NEXT();
+                OPREC_OP(Param) acc = frame[ip->a]; OPREC_NEXT();
+                OPREC_OP(Total) acc = total_; OPREC_NEXT();
+                OPREC_OP(Push) *sp++ = acc; OPREC_NEXT();
+#define OPREC_BINARY(NAME, FN)                                                              \
+                OPREC_OP(NAME##C) acc = FN(acc, code_.consts[ip->a]); OPREC_NEXT();           \
+                OPREC_OP(NAME##N) acc = FN(acc, load(ip->a, ip->b)); OPREC_NEXT(); \
+                OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                  \
+                OPREC_OP(NAME##T) acc = FN(acc, total_); OPREC_NEXT();                        \
+                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();
+                OPREC_BINARY(Add, fast::add)
+                OPREC_BINARY(Sub, fast::sub)
+                OPREC_BINARY(Mul, fast::mul)
+                OPREC_BINARY(Div, fast::truediv)
+                OPREC_BINARY(FloorDiv, py::floordiv)
+                OPREC_BINARY(Mod, py::mod)
+                OPREC_BINARY(Pow, py::pow)
+#undef OPREC_BINARY
+                OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : py::neg(acc); OPREC_NEXT();
+                OPREC_OP(Pos) acc = py::pos(acc); OPREC_NEXT();
+                OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();
+                OPREC_OP(Jump) OPREC_JUMP(ip->a);
+                OPREC_OP(JumpIfFalse) if (!acc.truthy()) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(JumpIfTrue) if (acc.truthy()) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(CmpChain)
+                    --sp;
+                    if (!fast::compare(ip->cmp, *sp, acc)) {
+                        acc = Value::boolean(false);
+                        OPREC_JUMP(ip->a);
+                    }
+                    OPREC_NEXT();
+                OPREC_OP(CmpLast) --sp; acc = Value::boolean(fast::compare(ip->cmp, *sp, acc)); OPREC_NEXT();
+                OPREC_OP(Max)
+                OPREC_OP(Min) {
+                    // Python keeps the first of equal candidates; NaN never replaces.
+                    const py::CmpOp better = ip->op == LOp::Max ? py::CmpOp::Gt : py::CmpOp::Lt;
+                    sp -= ip->n - 1;
+                    Value best = sp[0];
+                    for (std::uint32_t k = 1; k + 1 < ip->n; ++k)
+                        if (fast::compare(better, sp[k], best)) best = sp[k];
+                    if (fast::compare(better, acc, best)) best = acc;
+                    acc = best;
+                    OPREC_NEXT();
+                }
+                OPREC_OP(Call) {
+                    sp -= ip->n;
+                    const NodeId body = code_.fns[ip->a].body;
+                    const std::uint32_t at = code_.entry_of(body);
+                    const auto above = static_cast<std::uint32_t>(sp - bottom) + ip->n;
+                    if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth)
+                        acc = run_linear(at, sp, above);
+                    else
+                        acc = eval(body, sp);
+                    OPREC_NEXT();
+                }
+                OPREC_OP(Kept) if (!keep_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(ZeroTotal) total_ = Value::integer(0); OPREC_NEXT();
+                OPREC_OP(AddTotal) total_ = fast::add(total_, acc); OPREC_NEXT();
+                OPREC_OP(Held) held_[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
+                OPREC_OP(HeldAlways) held_[ip->a] = 1; OPREC_NEXT();
+                OPREC_OP(SkipUnlessHeld) if (!held_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(StoreSlot) slot_values_[ip->a] = acc; OPREC_NEXT();
+                OPREC_OP(Return) return acc;
+                }
+            }
+        } catch (EvalError& e) {
+            if (ip->node != kNoNode) e.locate(code_.spans[ip->node]);
+            failed_at_ = static_cast<std::uint32_t>(ip - code);  // the outermost run's is the last written
+            throw;
+        }
+#undef OPREC_OP
+#undef OPREC_DISPATCH
+#undef OPREC_NEXT
+#undef OPREC_JUMP
+        return acc;
+    }
+
     template <class F>
     Value guarded(NodeId id, F&& f) {
         try {
@@ -107,9 +269,21 @@ private:
         return guarded(id, [&] { return op(lhs, rhs); });
     }
 
+    // The straight-line code's stack, left uninitialised: filling it on
+    // every run would cost more than most expressions.
+    union Slot {
+        Value v;
+        Slot() {}
+    };
+
     const Code& code_;
     Env& env_;
     Value total_;
+    const std::uint8_t* keep_ = nullptr;
+    std::uint8_t* held_ = nullptr;
+    Value* slot_values_ = nullptr;
+    std::uint32_t failed_at_ = 0;
+    Slot stack_[kMaxLinearDepth];
 };
 
 }  // namespace oprec

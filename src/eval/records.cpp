@@ -67,4 +67,48 @@ Value entry_elements(const Program& program, SlotId slot, std::size_t entry, con
     return in_context(program, slot, "", [&] { return interp.run(program.slots[slot].entries[entry].expr); });
 }
 
+void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out) {
+    out.clear();
+    for (SlotId s = 0; s < program.slots.size(); ++s)
+        if (slot_holds(program, s, names)) out.held.push_back(s);
+    for (SlotId s : out.held) {
+        const std::uint32_t part = program.slots[s].layer_part;
+        std::size_t k = 0;
+        while (k < out.parts.size() && out.parts[k] != part) ++k;
+        if (k == out.parts.size()) {
+            out.parts.push_back(part);
+            out.bytes.push_back(Value::real(0.0));  // parts.get(part, 0.0)
+        }
+        out.bytes[k] = py::add(out.bytes[k], price_slot(program, s, names, keep));
+    }
+}
+
+void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
+                 PartBytes& out) {
+    if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
+    out.clear();
+    out.held_flags.resize(layer.slot_count);
+    out.slot_values.resize(layer.slot_count);
+    Interpreter<const Bindings> interp(layer.code, names);
+    try {
+        interp.run_layer(layer.entry, keep.data(), out.held_flags.data(), out.slot_values.data());
+    } catch (EvalError& e) {
+        e.set_context(layer.context_at(program, interp.failed_at()));
+        throw;
+    }
+    // The parts in order of first held slot, each from 0.0 (float sums: nothing can raise).
+    for (SlotId s = 0; s < layer.slot_count; ++s) {
+        if (!out.held_flags[s]) continue;
+        out.held.push_back(s);
+        const std::uint32_t part = program.slots[s].layer_part;
+        std::size_t k = 0;
+        while (k < out.parts.size() && out.parts[k] != part) ++k;
+        if (k == out.parts.size()) {
+            out.parts.push_back(part);
+            out.bytes.push_back(Value::real(0.0));
+        }
+        out.bytes[k] = fast::add(out.bytes[k], out.slot_values[s]);
+    }
+}
+
 }  // namespace oprec

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/program.h"
+#include "eval/layer_code.h"
 
 namespace oprec {
 
@@ -52,5 +53,30 @@ Value price_slot(const Program& program, SlotId slot, const Bindings& names, con
 bool slot_holds(const Program& program, SlotId slot, const Bindings& names);
 // The elements of one entry alone (for `explain`).
 Value entry_elements(const Program& program, SlotId slot, std::size_t entry, const Bindings& names);
+
+// A layer's bytes by part, as the reference's layer_bytes gives them, with
+// parts by index instead of by name: what a loop pricing a layer many times
+// fills again and again (clear() keeps the capacity, so no allocation).
+struct PartBytes {
+    std::vector<std::uint32_t> parts;  // Program::layer_parts indices, in order of first held slot
+    std::vector<Value> bytes;          // parallel to parts
+    std::vector<SlotId> held;          // the slots the layer holds, in the records' order
+    // By SlotId, for a LayerCode run to write into (kept, so not reallocated).
+    std::vector<std::uint8_t> held_flags;
+    std::vector<Value> slot_values;
+    void clear() {
+        parts.clear();
+        bytes.clear();
+        held.clear();
+    }
+};
+
+// layer_bytes on bound names: every slot's `when` first, in the records'
+// order, then each held slot priced and added to its part (from 0.0).
+void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out);
+// The same in one run of the program's LayerCode (compile_layer(program)):
+// the same bits and errors, several times faster.
+void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
+                 PartBytes& out);
 
 }  // namespace oprec

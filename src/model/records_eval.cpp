@@ -9,8 +9,25 @@
 
 namespace oprec {
 
+RecordsEvaluator::RecordsEvaluator(const Program& program)
+    : program_(program), layer_code_(std::make_shared<const LayerCode>(compile_layer(program))) {
+    sources_.reserve(program.names.size());
+    for (NameId id = 0; id < program.names.size(); ++id) {
+        const std::string& name = program.names[id];
+        sources_.push_back(name == "micro_factor" || name == "dropless_tok_factor" ? Source::Context
+                           : name == "kv_shards"                                   ? Source::KvShards
+                                                                                   : Source::Field);
+        by_name_.emplace(name, id);
+    }
+}
+
 Bindings RecordsEvaluator::bind(const LayerDoc& layer, const Overrides* overrides) const {
     Bindings names(program_);
+    // The layer's fields found once each by name (a config states a name at
+    // most once), not every name searched for among them.
+    std::vector<const FieldValue*> stated(program_.names.size(), nullptr);
+    for (const auto& [field, value] : layer.fields.fields())
+        if (auto it = by_name_.find(field); it != by_name_.end()) stated[it->second] = &value;
     for (NameId id = 0; id < program_.names.size(); ++id) {
         const std::string& name = program_.names[id];
         try {
@@ -22,14 +39,18 @@ Bindings RecordsEvaluator::bind(const LayerDoc& layer, const Overrides* override
                     continue;
                 }
             }
-            if (name == "micro_factor" || name == "dropless_tok_factor") {
-                names.set(id, layer.context.value(name));
-            } else if (name == "kv_shards") {
-                names.set(id, kv_shards(layer.fields));
-            } else if (program_.defaults[id] && !layer.fields.contains(name)) {
-                names.set(id, *program_.defaults[id]);
-            } else {
-                names.set(id, layer.fields.number(name));
+            switch (sources_[id]) {
+            case Source::Context: names.set(id, layer.context.value(name)); break;
+            case Source::KvShards: names.set(id, kv_shards(layer.fields)); break;
+            case Source::Field:
+                if (const Value* v = stated[id] != nullptr ? std::get_if<Value>(stated[id]) : nullptr) {
+                    names.set(id, *v);
+                } else if (program_.defaults[id] && stated[id] == nullptr) {
+                    names.set(id, *program_.defaults[id]);
+                } else {
+                    names.set(id, layer.fields.number(name));  // raises what reading it raises
+                }
+                break;
             }
         } catch (const EvalError& e) {
             // Reading the name raises this, if a formula ever reads it.
@@ -69,19 +90,30 @@ Value RecordsEvaluator::slot_bytes(const LayerDoc& layer, std::string_view slot,
     return price_slot(program_, id, bind(layer, query.overrides), keep);
 }
 
-Named<std::string> RecordsEvaluator::layer_slots(const LayerDoc& layer) const {
-    const Bindings names = bind(layer);
+namespace {
+Named<std::string> held_slots(const Program& p, const Bindings& names) {
     Named<std::string> out;
-    for (SlotId s = 0; s < program_.slots.size(); ++s)
-        if (slot_holds(program_, s, names))
-            out.emplace_back(program_.slots[s].name, program_.layer_parts[program_.slots[s].layer_part]);
+    for (SlotId s = 0; s < p.slots.size(); ++s)
+        if (slot_holds(p, s, names)) out.emplace_back(p.slots[s].name, p.layer_parts[p.slots[s].layer_part]);
     return out;
+}
+
+Named<Value> by_part_name(const Program& p, const PartBytes& priced) {
+    Named<Value> out;
+    out.reserve(priced.parts.size());
+    for (std::size_t k = 0; k < priced.parts.size(); ++k) out.emplace_back(p.layer_parts[priced.parts[k]], priced.bytes[k]);
+    return out;
+}
+}  // namespace
+
+Named<std::string> RecordsEvaluator::layer_slots(const LayerDoc& layer) const {
+    return held_slots(program_, bind(layer));
 }
 
 Named<Value> RecordsEvaluator::op_bytes(const LayerDoc& layer, std::string_view op) const {
     const RecordId record = record_id(op);
-    const Named<std::string> held = layer_slots(layer);
     const Bindings names = bind(layer);
+    const Named<std::string> held = held_slots(program_, names);
     const KeepMask keep = only_mask(program_, record);
     Named<Value> out;
     for (SlotId s : program_.keeps(record)) {
@@ -94,17 +126,22 @@ Named<Value> RecordsEvaluator::op_bytes(const LayerDoc& layer, std::string_view 
 
 Named<Value> RecordsEvaluator::layer_bytes(const LayerDoc& layer, const SwitchMap* switches) const {
     // As the reference: every `when` first, then each held slot priced.
-    const Named<std::string> held = layer_slots(layer);
-    const Bindings names = bind(layer);
-    const KeepMask keep = keep_mask(layer, switches);
-    Named<Value> parts;
-    for (const auto& [slot, part] : held) {
-        const SlotId s = slot_id(slot);
-        auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == part; });
-        if (it == parts.end()) it = parts.insert(parts.end(), {part, Value::real(0.0)});  // parts.get(part, 0.0)
-        it->second = py::add(it->second, price_slot(program_, s, names, keep));
-    }
-    return parts;
+    PartBytes priced;
+    price_layer(*layer_code_, program_, bind(layer), keep_mask(layer, switches), priced);
+    return by_part_name(program_, priced);
+}
+
+PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& layer, const SwitchMap* switches,
+                             const Overrides* overrides)
+    : program_(&records.program()),
+      layer_code_(records.layer_code_),
+      names_(records.bind(layer, overrides)),
+      keep_(records.keep_mask(layer, switches)) {}
+
+Named<Value> PreparedLayer::layer_bytes() const {
+    PartBytes priced;
+    price(priced);
+    return by_part_name(*program_, priced);
 }
 
 }  // namespace oprec

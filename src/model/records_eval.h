@@ -4,13 +4,17 @@
 // by slot, the layer's bytes by part.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "check/program.h"
+#include "eval/layer_code.h"
 #include "eval/records.h"
 #include "model/layer.h"
 
@@ -30,7 +34,8 @@ struct SlotQuery {
 
 class RecordsEvaluator {
 public:
-    explicit RecordsEvaluator(const Program& program) : program_(program) {}
+    // Indexes the program's names (the program must outlive the evaluator).
+    explicit RecordsEvaluator(const Program& program);
 
     const Program& program() const { return program_; }
 
@@ -51,7 +56,43 @@ public:
     Named<Value> layer_bytes(const LayerDoc& layer, const SwitchMap* switches = nullptr) const;
 
 private:
+    // Where a name's value comes from (overrides aside), decided once.
+    enum class Source : std::uint8_t { Context, KvShards, Field };
+
     const Program& program_;
+    std::vector<Source> sources_;                           // by NameId
+    std::unordered_map<std::string_view, NameId> by_name_;  // views of program_.names
+    std::shared_ptr<const LayerCode> layer_code_;           // every slot in one run (shared by PreparedLayers)
+
+    friend class PreparedLayer;
+};
+
+// A layer bound once and priced many times, as a search does between
+// changes: bind() and keep_mask() done once, and the caller may change a
+// name (names().set by NameId) or the mask (by RecordId) between pricings.
+class PreparedLayer {
+public:
+    PreparedLayer(const RecordsEvaluator& records, const LayerDoc& layer, const SwitchMap* switches = nullptr,
+                  const Overrides* overrides = nullptr);
+
+    const Program& program() const { return *program_; }
+    Bindings& names() { return names_; }
+    const Bindings& names() const { return names_; }
+    KeepMask& keep() { return keep_; }
+    const KeepMask& keep() const { return keep_; }
+
+    // layer_bytes by part index into `out`: no allocation once `out` has grown.
+    void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out); }
+    // One slot, held or not (slot_bytes).
+    Value slot(SlotId slot) const { return price_slot(*program_, slot, names_, keep_); }
+    // RecordsEvaluator::layer_bytes: by part name.
+    Named<Value> layer_bytes() const;
+
+private:
+    const Program* program_;
+    std::shared_ptr<const LayerCode> layer_code_;
+    Bindings names_;
+    KeepMask keep_;
 };
 
 }  // namespace oprec

@@ -1,0 +1,93 @@
+// Loading: the shipped records cold (the first load in a fresh process, so
+// with ANTLR's parser set up from scratch) and warm (again in this process),
+// and a generated 10,000-slot records file: linted, where src/lint is built
+// in, else loaded and checked.
+#include <benchmark/benchmark.h>
+
+#include <regex>
+#include <sstream>
+
+#include "bench_support.h"
+#include "check/loader.h"
+#if __has_include("lint/lint.h")
+#include "lint/lint.h"
+#define OPREC_BENCH_LINT 1
+#endif
+
+namespace oprec::bench {
+namespace {
+
+// The probe prints the CPU and wall nanoseconds its one load took; the
+// process around it is not counted (the eval benchmark counts that).
+void BM_LoadShippedRecords_Cold(benchmark::State& state) {
+    double wall = 0;
+    for (auto _ : state) {
+        std::string out;
+        if (run_process({OPREC_COLD_LOAD}, "", &out) != 0) return state.SkipWithError("the cold-load probe failed");
+        std::istringstream fields(out);
+        double cpu_ns = 0, wall_ns = 0;
+        fields >> cpu_ns >> wall_ns;
+        state.SetIterationTime(cpu_ns * 1e-9);
+        wall += wall_ns * 1e-9;
+    }
+    state.counters["wall_ms"] = benchmark::Counter(wall * 1e3 / double(state.iterations()));
+}
+BENCHMARK(BM_LoadShippedRecords_Cold)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(40);
+
+void BM_LoadShippedRecords_Warm(benchmark::State& state) {
+    const LoadOptions options{{kStdlib}};
+    for (auto _ : state) {
+        LoadResult r = load_file(kRecords, options);
+        if (!r.ok()) return state.SkipWithError("the shipped records do not load");
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_LoadShippedRecords_Warm)->Unit(benchmark::kMicrosecond);
+
+// The shipped records with their slots copied, renamed, until there are `count`.
+std::string many_slots(std::size_t count) {
+    const std::string shipped = read_file(kRecords);
+    const std::size_t first = shipped.find("\nslot ");
+    const std::string head = shipped.substr(0, first + 1);
+    const std::string slots = shipped.substr(first + 1);
+    const std::regex name(R"(^slot (\w+) in)", std::regex::multiline);
+    const auto per_copy = static_cast<std::size_t>(
+        std::distance(std::sregex_iterator(slots.begin(), slots.end(), name), std::sregex_iterator()));
+    std::string text = head;
+    for (std::size_t copy = 0; copy * per_copy < count; ++copy)
+        text += std::regex_replace(slots, name, "slot $1_" + std::to_string(copy) + " in");
+    return text;
+}
+
+const std::string& big_records_path() {
+    static const std::string path = temp_file("records-10000-slots.rec", many_slots(10000));
+    return path;
+}
+
+#ifdef OPREC_BENCH_LINT
+void BM_Lint_10000Slots(benchmark::State& state) {
+    lint::Options options;
+    options.load.search_path = {kStdlib};
+    for (auto _ : state) {
+        lint::Report report = lint::lint_file(big_records_path(), options);
+        if (report.could_not_run || report.count(Severity::Error) != 0)
+            return state.SkipWithError("the generated records do not load");
+        benchmark::DoNotOptimize(report);
+    }
+    state.SetLabel("lint::lint_file");
+}
+BENCHMARK(BM_Lint_10000Slots)->Unit(benchmark::kMillisecond);
+#endif
+
+void BM_Load_10000Slots(benchmark::State& state) {
+    const LoadOptions options{{kStdlib}};
+    for (auto _ : state) {
+        LoadResult r = load_file(big_records_path(), options);
+        if (!r.ok() || r.program->slots.size() < 10000) return state.SkipWithError("the generated records do not load");
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_Load_10000Slots)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace oprec::bench

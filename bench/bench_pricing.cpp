@@ -1,0 +1,117 @@
+// Pricing through the records (the interpreter) against the same formulas
+// hand-written in C++ (NativeBaseline), on layers bound once: the qkv slot,
+// and a whole layer (every `when`, every held slot, by part). Each baseline
+// benchmark first checks that both give the same bits.
+#include <benchmark/benchmark.h>
+
+#include <bit>
+#include <cstring>
+
+#include "bench_support.h"
+#include "eval/records.h"
+#include "model/native_baseline.h"
+#include "model/records_eval.h"
+
+namespace oprec::bench {
+namespace {
+
+bool same_bits(Value x, Value y) {
+    if (x.type != y.type) return false;
+    if (x.is_float()) return std::bit_cast<std::uint64_t>(x.f) == std::bit_cast<std::uint64_t>(y.f);
+    return x.as_int() == y.as_int();
+}
+
+bool same_bits(const PartBytes& x, const PartBytes& y) {
+    if (x.parts != y.parts || x.held != y.held || x.bytes.size() != y.bytes.size()) return false;
+    for (std::size_t k = 0; k < x.bytes.size(); ++k)
+        if (!same_bits(x.bytes[k], y.bytes[k])) return false;
+    return true;
+}
+
+struct Fixture {
+    explicit Fixture(std::size_t index, bool selective = false)
+        : records(shipped()),
+          doc(selective ? selective_layer(index) : layer(index)),
+          prepared(records, doc),
+          native(NativeBaseline::for_program(shipped())) {}
+    RecordsEvaluator records;
+    LayerDoc doc;
+    PreparedLayer prepared;
+    std::optional<NativeBaseline> native;
+};
+
+void label(benchmark::State& state) {
+    state.SetLabel(kLayers.at(static_cast<std::size_t>(state.range(0))) + (state.range(1) ? " selective" : ""));
+}
+
+void BM_QkvSlot_Records(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    const SlotId qkv = f.records.slot_id("qkv");
+    for (auto _ : state) benchmark::DoNotOptimize(f.prepared.slot(qkv));
+    label(state);
+}
+
+void BM_QkvSlot_Native(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    if (!f.native) return state.SkipWithError("the records are not those the baseline was written for");
+    const SlotId qkv = f.records.slot_id("qkv");
+    if (!same_bits(f.native->qkv(f.prepared.names(), f.prepared.keep()), f.prepared.slot(qkv)))
+        return state.SkipWithError("the baseline's qkv differs from the records'");
+    for (auto _ : state) benchmark::DoNotOptimize(f.native->qkv(f.prepared.names(), f.prepared.keep()));
+    label(state);
+}
+
+void BM_Layer_Records(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    PartBytes out;
+    for (auto _ : state) {
+        f.prepared.price(out);
+        benchmark::DoNotOptimize(out.bytes.data());
+    }
+    label(state);
+}
+
+void BM_Layer_Native(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    if (!f.native) return state.SkipWithError("the records are not those the baseline was written for");
+    PartBytes records, native;
+    f.prepared.price(records);
+    f.native->price_layer(f.prepared.names(), f.prepared.keep(), native);
+    if (!same_bits(records, native)) return state.SkipWithError("the baseline's layer differs from the records'");
+    for (auto _ : state) {
+        f.native->price_layer(f.prepared.names(), f.prepared.keep(), native);
+        benchmark::DoNotOptimize(native.bytes.data());
+    }
+    label(state);
+}
+
+// From the layer document: names bound, mask made, priced, parts named (the
+// reference's layer_bytes call, which its 48 µs is the cost of).
+void BM_Layer_FromDocument(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    for (auto _ : state) benchmark::DoNotOptimize(f.records.layer_bytes(f.doc));
+    label(state);
+}
+
+void BM_Bind(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    for (auto _ : state) benchmark::DoNotOptimize(f.records.bind(f.doc));
+    label(state);
+}
+
+void layers(benchmark::internal::Benchmark* b) {
+    for (int layer = 0; layer < 2; ++layer)
+        for (int selective = 0; selective < 2; ++selective) b->Args({layer, selective});
+}
+
+BENCHMARK(BM_QkvSlot_Records)->Apply(layers);
+BENCHMARK(BM_QkvSlot_Native)->Apply(layers);
+BENCHMARK(BM_Layer_Records)->Apply(layers);
+BENCHMARK(BM_Layer_Native)->Apply(layers);
+BENCHMARK(BM_Layer_FromDocument)->Apply(layers);
+BENCHMARK(BM_Bind)->Args({0, 0})->Args({1, 0});
+
+}  // namespace
+}  // namespace oprec::bench
+
+BENCHMARK_MAIN();

@@ -1,0 +1,74 @@
+// The command as a user runs it: `oprec eval` of one layer, process start
+// to exit, and `oprec eval --jsonl` throughput in layers per second.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+#include "bench_support.h"
+
+namespace oprec::bench {
+namespace {
+
+// Timed by the child's CPU time (see run_process); its wall time is the
+// wall_ms counter, which equals it on an idle machine.
+void BM_EvalOneLayer_Process(benchmark::State& state) {
+    const std::string layer = layer_path(static_cast<std::size_t>(state.range(0)));
+    double wall = 0;
+    for (auto _ : state) {
+        double cpu = 0;
+        const auto start = std::chrono::steady_clock::now();
+        if (run_process({OPREC_BINARY, "eval", layer}, "", nullptr, &cpu) != 0)
+            return state.SkipWithError("oprec eval failed");
+        wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        state.SetIterationTime(cpu);
+    }
+    state.counters["wall_ms"] = benchmark::Counter(wall * 1e3 / double(state.iterations()));
+    state.SetLabel(kLayers.at(static_cast<std::size_t>(state.range(0))));
+}
+BENCHMARK(BM_EvalOneLayer_Process)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
+
+// The REPL's peak resident memory over a short session (where src/repl is built).
+void BM_Repl_ResidentMemory(benchmark::State& state) {
+    const std::string session = temp_file("repl-session.txt", "layer\nqkv\nexplain qkv\nops\nh * s / t\n:quit\n");
+    long rss_kb = 0;
+    for (auto _ : state) {
+        double cpu = 0;
+        if (run_process({OPREC_BINARY, "repl", "--no-history", "--layer", layer_path(0)}, session, nullptr, &cpu, &rss_kb) != 0)
+            return state.SkipWithError("oprec repl failed (is it built?)");
+        state.SetIterationTime(cpu);
+    }
+    state.counters["max_rss_MB"] = benchmark::Counter(double(rss_kb) / 1024.0);
+}
+BENCHMARK(BM_Repl_ResidentMemory)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// `lines` layer documents, one per line, alternating the example layers.
+std::string jsonl(std::size_t lines) {
+    std::vector<std::string> docs;
+    for (std::size_t k = 0; k < kLayers.size(); ++k) {
+        std::string doc = read_file(layer_path(k));
+        std::string line;
+        for (char c : doc)
+            if (c != '\n') line += c;
+        docs.push_back(line);
+    }
+    std::string text;
+    for (std::size_t i = 0; i < lines; ++i) text += docs[i % docs.size()] + "\n";
+    return text;
+}
+
+// items_per_second is layers per second (of the process's CPU time).
+void BM_EvalJsonl_Throughput(benchmark::State& state) {
+    const auto lines = static_cast<std::size_t>(state.range(0));
+    const std::string input = temp_file("layers-" + std::to_string(lines) + ".jsonl", jsonl(lines));
+    for (auto _ : state) {
+        double cpu = 0;
+        if (run_process({OPREC_BINARY, "eval", "--jsonl"}, input, nullptr, &cpu) != 0)
+            return state.SkipWithError("oprec eval --jsonl failed");
+        state.SetIterationTime(cpu);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * lines));
+}
+BENCHMARK(BM_EvalJsonl_Throughput)->Arg(2000)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace
+}  // namespace oprec::bench

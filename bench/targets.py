@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Reads Google Benchmark's JSON (oprec_bench --benchmark_out) and `oprec bench
+--format json`, and prints issue 7's targets as ratios within this one run.
+
+CPU time throughout: on a shared machine wall time measures the queue."""
+import json
+import sys
+
+REFERENCE_LAYER_NS = 48_000  # the Python reference's layer_bytes on typical configs
+
+
+def main(bench_json, *oprec_bench_json):
+    runs = {b["name"]: b for b in json.load(open(bench_json))["benchmarks"] if b.get("run_type", "iteration") == "iteration"}
+
+    def ns(name):
+        b = runs.get(name)
+        if b is None or b.get("error_occurred"):
+            return None
+        scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
+        return b["cpu_time"] * scale if "manual_time" not in name else b["real_time"] * scale
+
+    rows = []
+
+    def target(what, value, limit, unit, better="below"):
+        if value is None:
+            rows.append((what, "not measured", f"{better} {limit}{unit}", "SKIP"))
+            return
+        ok = value < limit if better == "below" else value >= limit
+        rows.append((what, f"{value:.3g}{unit}", f"{better} {limit}{unit}", "ok" if ok else "MISSED"))
+
+    for layer, label in ((0, "llama2-7b"), (1, "deepseek-v3-moe")):
+        records = ns(f"BM_Layer_Records/{layer}/0")
+        native = ns(f"BM_Layer_Native/{layer}/0")
+        target(f"{label}: layer through the records / hand-written", records / native if records and native else None, 2, "x")
+        target(f"{label}: reference 48 us / layer through the records",
+               REFERENCE_LAYER_NS / records if records else None, 200, "x", better="at least")
+        qr, qn = ns(f"BM_QkvSlot_Records/{layer}/0"), ns(f"BM_QkvSlot_Native/{layer}/0")
+        target(f"{label}: qkv slot through the records / hand-written", qr / qn if qr and qn else None, 2, "x")
+        settings = ns(f"BM_AllSwitchSettings/{layer}")
+        target(f"{label}: all 256 switch settings / one pricing", settings / records if settings and records else None, 4, "x")
+
+    cold = ns("BM_LoadShippedRecords_Cold/iterations:40/manual_time")
+    target("cold load and check of the shipped records", cold / 1e6 if cold else None, 5, " ms")
+    for layer, label in ((0, "llama2-7b"), (1, "deepseek-v3-moe")):
+        ev = ns(f"BM_EvalOneLayer_Process/{layer}/iterations:30/manual_time")
+        target(f"oprec eval {label}, process start to exit (CPU)", ev / 1e6 if ev else None, 20, " ms")
+    repl = runs.get("BM_Repl_ResidentMemory/iterations:5/manual_time")
+    target("REPL peak resident memory", repl.get("max_rss_MB") if repl and not repl.get("error_occurred") else None, 30, " MB")
+    jsonl = runs.get("BM_EvalJsonl_Throughput/2000/iterations:5/manual_time")
+    if jsonl and not jsonl.get("error_occurred"):
+        rows.append(("oprec eval --jsonl throughput", f"{jsonl['items_per_second']:.0f} layers/s", "", ""))
+
+    width = max(len(r[0]) for r in rows)
+    for what, value, limit, verdict in rows:
+        print(f"  {what:<{width}}  {value:>16}  {limit:>14}  {verdict}")
+    return 1 if any(r[3] == "MISSED" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
