@@ -60,6 +60,12 @@ enum class LOp : std::uint8_t {
     FloorDivC, FloorDivN, FloorDivP, FloorDivT, FloorDivS,
     ModC, ModN, ModP, ModT, ModS,
     PowC, PowN, PowP, PowT, PowS,
+    // acc = consts[a] op acc, where the left operand is a constant and the
+    // right one is not simple: the constant cannot fail, so it is read after.
+    AddR, SubR, MulR, DivR, FloorDivR, ModR, PowR,
+    PushN,      // push the name a (b: its node)
+    CmpC,       // acc = (acc cmp consts[a])
+    CmpN,       // acc = (acc cmp the name a) (b: its node)
     Neg, Pos, Not,
     Jump, JumpIfFalse, JumpIfTrue,  // to a; the conditional ones test acc and keep it
     CmpChain,   // lhs = pop; if not (lhs cmp acc): acc = False, jump to a (acc stays the next lhs otherwise)

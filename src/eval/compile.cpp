@@ -188,15 +188,27 @@ public:
             return true;
         case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow: {
             const int base = static_cast<int>(LOp::AddC) + kLOpKinds * (static_cast<int>(n.op) - static_cast<int>(Op::Add));
-            if (!emit(n.a)) return false;
+            const Node lhs = code_.nodes[n.a];
             const Node rhs = code_.nodes[n.b];
             const int kind = rhs.op == Op::Const ? 0 : rhs.op == Op::Load ? 1 : rhs.op == Op::Param ? 2
                            : rhs.op == Op::Total ? 3 : 4;
-            if (kind < 4) {
-                add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
+            const int index = static_cast<int>(n.op) - static_cast<int>(Op::Add);
+            if (kind == 4 && lhs.op == Op::Const) {  // 0.25 * (x + y): the constant after
+                if (!emit(n.b)) return false;
+                add(static_cast<LOp>(static_cast<int>(LOp::AddR) + index), id, lhs.a);
                 return true;
             }
-            push();
+            if (kind == 4 && lhs.op == Op::Load) {  // the name read first, as Python does
+                add(LOp::PushN, id, lhs.a, n.a);
+                bump();
+            } else {
+                if (!emit(n.a)) return false;
+                if (kind < 4) {
+                    add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
+                    return true;
+                }
+                push();
+            }
             if (!emit(n.b)) return false;
             add(static_cast<LOp>(base + 4), id);
             --depth_;
@@ -222,6 +234,13 @@ public:
             return true;
         }
         case Op::Compare: {
+            const Node last = code_.nodes[code_.lists[n.a + n.n - 1]];
+            if (n.n == 2 && (last.op == Op::Const || last.op == Op::Load)) {  // n_exp == 1
+                if (!emit(code_.lists[n.a])) return false;
+                const std::size_t at = add(last.op == Op::Const ? LOp::CmpC : LOp::CmpN, id, last.a, code_.lists[n.a + 1]);
+                code_.instrs[at].cmp = code_.cmp_ops[n.b];
+                return true;
+            }
             std::vector<std::size_t> jumps;
             if (!emit(code_.lists[n.a])) return false;
             for (std::uint32_t k = 1; k < n.n; ++k) {
@@ -270,8 +289,9 @@ private:
     void land(std::size_t jump) { code_.instrs[jump].a = static_cast<std::uint32_t>(code_.instrs.size()); }
     void push() {
         add(LOp::Push, 0);
-        max_depth_ = std::max(max_depth_, ++depth_);
+        bump();
     }
+    void bump() { max_depth_ = std::max(max_depth_, ++depth_); }
 
     Code& code_;
     std::uint32_t depth_ = 0, max_depth_ = 0;

@@ -87,6 +87,8 @@ private:
             &&L_FloorDivC, &&L_FloorDivN, &&L_FloorDivP, &&L_FloorDivT, &&L_FloorDivS,
             &&L_ModC, &&L_ModN, &&L_ModP, &&L_ModT, &&L_ModS,
             &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
+            &&L_AddR, &&L_SubR, &&L_MulR, &&L_DivR, &&L_FloorDivR, &&L_ModR, &&L_PowR,
+            &&L_PushN, &&L_CmpC, &&L_CmpN,
             &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
             &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
             &&L_Kept, &&L_ZeroTotal, &&L_AddTotal, &&L_Held, &&L_HeldAlways, &&L_SkipUnlessHeld, &&L_StoreSlot,
@@ -119,7 +121,8 @@ private:
                 OPREC_OP(NAME##N) acc = FN(acc, load(ip->a, ip->b)); OPREC_NEXT(); \
                 OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                  \
                 OPREC_OP(NAME##T) acc = FN(acc, total_); OPREC_NEXT();                        \
-                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();
+                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();                       \
+                OPREC_OP(NAME##R) acc = FN(code_.consts[ip->a], acc); OPREC_NEXT();
                 OPREC_BINARY(Add, fast::add)
                 OPREC_BINARY(Sub, fast::sub)
                 OPREC_BINARY(Mul, fast::mul)
@@ -128,6 +131,9 @@ private:
                 OPREC_BINARY(Mod, py::mod)
                 OPREC_BINARY(Pow, py::pow)
 #undef OPREC_BINARY
+                OPREC_OP(PushN) *sp++ = load(ip->a, ip->b); OPREC_NEXT();
+                OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, code_.consts[ip->a])); OPREC_NEXT();
+                OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, load(ip->a, ip->b))); OPREC_NEXT();
                 OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : py::neg(acc); OPREC_NEXT();
                 OPREC_OP(Pos) acc = py::pos(acc); OPREC_NEXT();
                 OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();

@@ -8,12 +8,19 @@ namespace oprec {
 
 Bindings::Bindings(const Program& program)
     : program_(&program),
-      values_(program.names.size()),
+      values_(program.names.size(), no_value()),
       state_(program.names.size(), kUnset),
       kinds_(program.names.size(), ErrorKind::UnboundName),
       messages_(program.names.size()) {}
 
+Value Bindings::no_value() {
+    Value v;
+    v.type = kNoValue;
+    return v;
+}
+
 void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
+    values_[name] = no_value();
     state_[name] = kError;
     kinds_[name] = kind;
     messages_[name] = std::move(message);

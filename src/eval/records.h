@@ -25,16 +25,21 @@ public:
     }
     void set_error(NameId name, ErrorKind kind, std::string message);
 
+    // One read of one array: a name with no value holds kNoValue's type.
     Value load(NameId name, NodeId) const {
-        if (state_[name] == kSet) return values_[name];
+        const Value v = values_[name];
+        if (v.type != kNoValue) [[likely]] return v;
         throw_missing(name);
     }
     bool has(NameId name) const { return state_[name] == kSet; }
 
 private:
     [[noreturn]] void throw_missing(NameId name) const;
+    static Value no_value();
 
     static constexpr std::uint8_t kUnset = 0, kSet = 1, kError = 2;
+    static constexpr auto kNoValue = static_cast<ValueType>(0xff);  // never a Value's type outside
+
     const Program* program_;
     std::vector<Value> values_;
     std::vector<std::uint8_t> state_;
