@@ -1,13 +1,12 @@
-// Bytes as people read them: exact, with thousands grouped, and in KiB/MiB/GiB.
+// Bytes as people read them: moved to the library (value/bytes_text.h), where
+// the REPL uses them too; the commands keep their names.
 #pragma once
 
-#include <string>
-
-#include "value/value.h"
+#include "value/bytes_text.h"
 
 namespace oprec::cli {
 
-std::string exact_bytes(Value v);    // "21,233,664", "109,051,903.99999999"
-std::string human_bytes(double b);   // "20.25 MiB", "512 B"
+using oprec::exact_bytes;
+using oprec::human_bytes;
 
 }  // namespace oprec::cli

@@ -17,12 +17,6 @@ void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits) {
         ->allow_extra_args(false);
 }
 
-FieldValue field_from_text(const std::string& text) {
-    if (text == "none" || text == "None" || text == "null") return std::monostate{};
-    if (auto v = parse_value_text(text)) return *v;
-    return text;
-}
-
 namespace {
 std::pair<std::string, std::string> split(const std::string& edit, const char* option) {
     const auto eq = edit.find('=');

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "check/program.h"
+#include "model/field_text.h"
 #include "model/layer.h"
 
 namespace oprec::cli {
@@ -22,7 +23,7 @@ void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits);
 // Throws std::invalid_argument naming the bad edit.
 void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program);
 
-// A field's value from text: a number, true/false, none (stated as none), else a string.
-FieldValue field_from_text(const std::string& text);
+// A field's value from text (now in the library, for the REPL too).
+using oprec::field_from_text;
 
 }  // namespace oprec::cli

@@ -1,4 +1,4 @@
-#include "cli/bytes_text.h"
+#include "value/bytes_text.h"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 
 #include "value/format.h"
 
-namespace oprec::cli {
+namespace oprec {
 
 namespace {
 // Groups the digits before the decimal point of a number's text.
@@ -44,4 +44,4 @@ std::string human_bytes(double b) {
     return fmt::format("{}{:.2f} {}", b < 0 ? "-" : "", x, units[u]);
 }
 
-}  // namespace oprec::cli
+}  // namespace oprec
