@@ -3,7 +3,7 @@
 // A file is a sequence of declarations, one per line. Expressions are
 // Python's: inside ( ) and [ ] a newline is white space, as in Python, so a
 // long formula is wrapped in parentheses. (The C++ front end drops those
-// newlines before the parser sees them: src/syntax/newline_filter.h.)
+// newlines before the parser sees them: src/syntax/token_filter.h.)
 grammar Rec;
 
 // ---- declarations ------------------------------------------------------------
@@ -51,31 +51,35 @@ nameList    : name (',' name)* ;
 
 // ---- expressions: Python's grammar, restricted -------------------------------
 
-expr        : orTest ('if' orTest 'else' expr)? ;
-orTest      : andTest ('or' andTest)* ;
-andTest     : notTest ('and' notTest)* ;
-notTest     : 'not' notTest | comparison ;
-comparison  : arith (compOp arith)* ;
-compOp      : '<' | '>' | '==' | '>=' | '<=' | '!=' ;
-arith       : term (addOp term)* ;
-addOp       : '+' | '-' ;
-term        : factor (mulOp factor)* ;
-mulOp       : '*' | '/' | '//' | '%' ;
-factor      : sign=('+' | '-') factor | power ;
-power       : postfix ('**' factor)? ;
-postfix     : atom callArgs* ;
-callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
-atom        : '(' expr ')'   # parenAtom
-            | INT            # intAtom
-            | FLOAT          # floatAtom
-            | IMAG           # imagAtom
-            | STRING+        # stringAtom
-            | 'True'         # trueAtom
-            | 'False'        # falseAtom
-            | 'None'         # noneAtom
-            | '...'          # ellipsisAtom
-            | name           # nameAtom
+// One rule, Python's precedence from the tightest (first) to the loosest
+// (last): one parse-tree node per operator, not one per precedence level per
+// operand, which is most of the parser's cost on a large file. ANTLR takes a
+// prefix operator's operand at any level (`a + not b`, `a if b if c else d
+// else e`); Python does not, and src/syntax/ast_build.cpp refuses those as
+// syntax errors. A chain a < b < c is grouped (a < b) < c here and made one
+// comparison there.
+expr        : '(' expr ')'                                # parenExpr
+            | INT                                         # intExpr
+            | FLOAT                                       # floatExpr
+            | IMAG                                        # imagExpr
+            | STRING+                                     # stringExpr
+            | 'True'                                      # trueExpr
+            | 'False'                                     # falseExpr
+            | 'None'                                      # noneExpr
+            | '...'                                       # ellipsisExpr
+            | name                                        # nameExpr
+            | expr callArgs                               # callExpr
+            | <assoc=right> expr '**' expr                # powerExpr
+            | op=('+' | '-') expr                         # signExpr
+            | expr op=('*' | '/' | '//' | '%') expr       # mulExpr
+            | expr op=('+' | '-') expr                    # addExpr
+            | expr op=('<' | '>' | '==' | '>=' | '<=' | '!=') expr  # compareExpr
+            | 'not' expr                                  # notExpr
+            | expr 'and' expr                             # andExpr
+            | expr 'or' expr                              # orExpr
+            | <assoc=right> expr 'if' expr 'else' expr    # ifElseExpr
             ;
+callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
 
 // The declaration keywords are names too where a name is expected, so a
 // field may be called `op` or `slot`; Python's keywords are not.

@@ -1,6 +1,7 @@
 #include "syntax/ast_build.h"
 
 #include <charconv>
+#include <typeinfo>
 
 #include <fmt/format.h>
 
@@ -59,7 +60,13 @@ ast::Expr AstBuilder::refused(Span where, std::string what) const {
     return e;
 }
 
-ast::Ident AstBuilder::ident(P::NameContext* ctx) const { return {ctx->getText(), span(ctx)}; }
+// A rule's text is built through a string stream; a name, an operator is one
+// token, whose text is much cheaper to get.
+namespace {
+std::string token_text(antlr4::ParserRuleContext* ctx) { return ctx->getStart()->getText(); }
+}  // namespace
+
+ast::Ident AstBuilder::ident(P::NameContext* ctx) const { return {token_text(ctx), span(ctx)}; }
 
 std::vector<ast::Ident> AstBuilder::names(P::NameListContext* ctx) const {
     std::vector<ast::Ident> out;
@@ -85,7 +92,7 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
                                                    : ast::VocabKind::OpVector;
         return ast::VocabDecl{kind, names(d->nameList()), span(d->kind)};
     }
-    if (auto* d = ctx->defaultDecl()) return ast::DefaultDecl{ident(d->name()), expr(d->expr())};
+    if (auto* d = ctx->defaultDecl()) return ast::DefaultDecl{ident(d->name()), group(d->expr())};
     if (auto* d = ctx->opDecl()) {
         ast::OpDecl op;
         op.name = ident(d->name());
@@ -116,7 +123,7 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
     auto ns = d->name();
     fn.name = ident(ns.front());
     for (std::size_t i = 1; i < ns.size(); ++i) fn.params.push_back(ident(ns[i]));
-    fn.body = expr(d->expr());
+    fn.body = group(d->expr());
     return fn;
 }
 
@@ -146,14 +153,71 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
     s.name = ident(ctx->name(0));
     s.layer_part = ident(ctx->name(1));
     s.span = span(ctx->getStart());
-    if (ctx->expr() != nullptr) s.when = expr(ctx->expr());
-    for (auto* e : ctx->slotEntry()) s.entries.push_back({ident(e->name()), expr(e->expr())});
+    if (ctx->expr() != nullptr) s.when = group(ctx->expr());
+    for (auto* e : ctx->slotEntry()) s.entries.push_back({ident(e->name()), group(e->expr())});
     return s;
 }
 
 // ---- expressions -------------------------------------------------------------
 
-ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return expr(ctx); }
+namespace {
+
+using P = oprec_gen::RecParser;
+
+// The alternative a context is: its exact class (cheaper than dynamic_cast,
+// which walks the hierarchy, once per node of a large file).
+template <class T>
+bool is(const antlr4::ParserRuleContext* ctx) { return typeid(*ctx) == typeid(T); }
+
+// The i-th child of a node whose shape the grammar fixes (only a tree without
+// syntax errors is built from).
+template <class T = P::ExprContext>
+T* child(const antlr4::ParserRuleContext* ctx, std::size_t i) { return static_cast<T*>(ctx->children[i]); }
+
+ast::Expr binary(ast::BinaryOp op, ast::Expr lhs, ast::Expr rhs, Span where) {
+    ast::Expr e;
+    e.kind = ast::ExprKind::Binary;
+    e.binary_op = op;
+    e.span = where;
+    e.kids.push_back(std::move(lhs));
+    e.kids.push_back(std::move(rhs));
+    return e;
+}
+
+ast::BinaryOp binary_op(const std::string& t) {
+    return t == "+"    ? ast::BinaryOp::Add
+           : t == "-"  ? ast::BinaryOp::Sub
+           : t == "*"  ? ast::BinaryOp::Mul
+           : t == "/"  ? ast::BinaryOp::Div
+           : t == "//" ? ast::BinaryOp::FloorDiv
+                       : ast::BinaryOp::Mod;
+}
+
+// The operator of a binary node: its middle child, a token.
+std::string operator_text(const antlr4::ParserRuleContext* ctx) {
+    return child<antlr4::tree::TerminalNode>(ctx, 1)->getSymbol()->getText();
+}
+
+// Whether a node applies an operator (else it is a leaf or in parentheses).
+bool is_operator(const P::ExprContext* ctx) {
+    return is<P::CallExprContext>(ctx) || is<P::PowerExprContext>(ctx) || is<P::SignExprContext>(ctx) ||
+           is<P::MulExprContext>(ctx) || is<P::AddExprContext>(ctx) || is<P::CompareExprContext>(ctx) ||
+           is<P::NotExprContext>(ctx) || is<P::AndExprContext>(ctx) || is<P::OrExprContext>(ctx) ||
+           is<P::IfElseExprContext>(ctx);
+}
+
+py::CmpOp compare_op(const std::string& t) {
+    return t == "<"    ? py::CmpOp::Lt
+           : t == "<=" ? py::CmpOp::Le
+           : t == ">"  ? py::CmpOp::Gt
+           : t == ">=" ? py::CmpOp::Ge
+           : t == "==" ? py::CmpOp::Eq
+                       : py::CmpOp::Ne;
+}
+
+}  // namespace
+
+ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return group(ctx); }
 
 // Deeper than the stages after the parser may recurse: reported once, at
 // the first place, and the expression is refused.
@@ -167,184 +231,169 @@ ast::Expr AstBuilder::nested_too_deep(antlr4::ParserRuleContext* ctx) {
     return too_deep(ctx, fmt::format("expression nested deeper than {} levels", kMaxNesting));
 }
 
+// What Python's grammar does not allow where the one-rule grammar does: `not`
+// as the operand of a tighter operator (`a + not b`, `-not a`), a conditional
+// as a conditional's condition. Reported as the parser would: at the token.
+void AstBuilder::python_operand(P::ExprContext* operand) {
+    if (is<P::NotExprContext>(operand)) unexpected(operand->getStart());
+}
+
+void AstBuilder::unexpected(antlr4::Token* token) {
+    diags_.push_back({Severity::Error, "E0001", span(token),
+                      fmt::format("syntax error: unexpected `{}`", token->getText()), {}, {}});
+    syntax_errors_ = true;
+}
+
+// An expression where Python's grammar starts one afresh: the whole formula,
+// inside brackets, a call's argument. Each counts a level of nesting.
+ast::Expr AstBuilder::group(P::ExprContext* ctx) {
+    DepthGuard guard(depth_), tree(tree_depth_);
+    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
+    return expr(ctx);
+}
+
 // Each nesting construct (a bracket, an if-else, a unary sign, `not`, `**`)
 // counts one level, toward both limits; a chain a + b + c counts one level of
 // the tree for each operator (it becomes ((a + b) + c)), toward the second.
 ast::Expr AstBuilder::expr(P::ExprContext* ctx) {
-    DepthGuard guard(depth_), tree(tree_depth_);
-    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
-    ast::Expr body = or_test(ctx->orTest(0));
-    if (ctx->expr() == nullptr) return body;
-    ast::Expr e;
-    e.kind = ast::ExprKind::IfElse;
-    e.span = span(ctx);
-    e.kids.push_back(std::move(body));
-    e.kids.push_back(or_test(ctx->orTest(1)));
-    e.kids.push_back(expr(ctx->expr()));
-    return e;
-}
-
-ast::Expr AstBuilder::or_test(P::OrTestContext* ctx) {
-    auto parts = ctx->andTest();
-    if (parts.size() == 1) return and_test(parts[0]);
-    ast::Expr e;
-    e.kind = ast::ExprKind::Or;
-    e.span = span(ctx);
-    for (auto* p : parts) e.kids.push_back(and_test(p));
-    return e;
-}
-
-ast::Expr AstBuilder::and_test(P::AndTestContext* ctx) {
-    auto parts = ctx->notTest();
-    if (parts.size() == 1) return not_test(parts[0]);
-    ast::Expr e;
-    e.kind = ast::ExprKind::And;
-    e.span = span(ctx);
-    for (auto* p : parts) e.kids.push_back(not_test(p));
-    return e;
-}
-
-ast::Expr AstBuilder::not_test(P::NotTestContext* ctx) {
-    if (ctx->notTest() == nullptr) return comparison(ctx->comparison());
+    if (!is_operator(ctx)) return atom(ctx);
+    if (is<P::AddExprContext>(ctx) || is<P::MulExprContext>(ctx)) return arith_chain(ctx);
+    if (is<P::CompareExprContext>(ctx)) return comparison(ctx);
+    if (is<P::AndExprContext>(ctx) || is<P::OrExprContext>(ctx)) return logical(ctx);
+    if (is<P::CallExprContext>(ctx)) return call(static_cast<P::CallExprContext*>(ctx));
     DepthGuard guard(depth_), tree(tree_depth_);
     if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     ast::Expr e;
-    e.kind = ast::ExprKind::Not;
     e.span = span(ctx);
-    e.kids.push_back(not_test(ctx->notTest()));
-    return e;
-}
-
-ast::Expr AstBuilder::comparison(P::ComparisonContext* ctx) {
-    auto operands = ctx->arith();
-    if (operands.size() == 1) return arith(operands[0]);
-    ast::Expr e;
-    e.kind = ast::ExprKind::Compare;
-    e.span = span(ctx);
-    for (auto* op : ctx->compOp()) {
-        const std::string t = op->getText();
-        e.compare_ops.push_back(t == "<"    ? py::CmpOp::Lt
-                                : t == "<=" ? py::CmpOp::Le
-                                : t == ">"  ? py::CmpOp::Gt
-                                : t == ">=" ? py::CmpOp::Ge
-                                : t == "==" ? py::CmpOp::Eq
-                                            : py::CmpOp::Ne);
+    if (is<P::SignExprContext>(ctx)) {
+        auto* operand = child(ctx, 1);
+        python_operand(operand);
+        e.kind = ast::ExprKind::Unary;
+        e.unary_op = static_cast<P::SignExprContext*>(ctx)->op->getText() == "-" ? ast::UnaryOp::Neg
+                                                                                       : ast::UnaryOp::Pos;
+        e.kids.push_back(expr(operand));
+        return e;
     }
-    for (auto* a : operands) e.kids.push_back(arith(a));
+    if (is<P::NotExprContext>(ctx)) {
+        e.kind = ast::ExprKind::Not;
+        e.kids.push_back(expr(child(ctx, 1)));
+        return e;
+    }
+    if (is<P::PowerExprContext>(ctx)) {  // right-associative: a ** b ** c is a ** (b ** c)
+        auto* exponent = child(ctx, 2);
+        python_operand(exponent);
+        return binary(ast::BinaryOp::Pow, expr(child(ctx, 0)), expr(exponent), e.span);
+    }
+    // a if b else c: the branches may be anything, the condition not another conditional.
+    auto* condition = child(ctx, 2);
+    if (is<P::IfElseExprContext>(condition)) unexpected(child<antlr4::tree::TerminalNode>(condition, 1)->getSymbol());
+    e.kind = ast::ExprKind::IfElse;
+    e.kids.push_back(expr(child(ctx, 0)));
+    e.kids.push_back(expr(condition));
+    e.kids.push_back(expr(child(ctx, 4)));
     return e;
 }
 
-namespace {
-ast::Expr binary(ast::BinaryOp op, ast::Expr lhs, ast::Expr rhs, Span where) {
-    ast::Expr e;
-    e.kind = ast::ExprKind::Binary;
-    e.binary_op = op;
-    e.span = where;
-    e.kids.push_back(std::move(lhs));
-    e.kids.push_back(std::move(rhs));
-    return e;
-}
-}  // namespace
-
-// Left-associative chains: a - b - c is (a - b) - c. Each node spans its own
-// operands, from the chain's first to its own last. (The operator lists are
-// taken once: ANTLR's indexed getters scan every child, which made a long
-// chain quadratic.)
-template <class Operand, class Build, class OpOf>
-ast::Expr AstBuilder::chain(antlr4::ParserRuleContext* ctx, const std::vector<Operand*>& operands,
-                            const std::vector<antlr4::ParserRuleContext*>& ops, Build build, OpOf op_of) {
-    const int levels = static_cast<int>(operands.size()) - 1;
+// Left-associative chains of one precedence level: a - b - c is (a - b) - c.
+// The parse tree leans left, one node per operator; it is walked down its
+// left edge without recursion, so a long chain costs no stack. Each node spans
+// its own operands, from the chain's first to its own last.
+ast::Expr AstBuilder::arith_chain(P::ExprContext* ctx) {
+    std::vector<P::ExprContext*> spine{ctx};  // the chain's nodes, last operator first
+    const std::type_info& level = typeid(*ctx);
+    while (typeid(*child(spine.back(), 0)) == level) spine.push_back(child(spine.back(), 0));
+    const int levels = static_cast<int>(spine.size());
     if (tree_depth_ + levels > kMaxTreeDepth)
         return too_deep(ctx, fmt::format("expression nested deeper than {} levels (each operator of a chain "
                                          "like a + b + c is one level)", kMaxTreeDepth));
     ast::Expr e;
     {
         DepthGuard tree(tree_depth_, levels);  // the first operand is the deepest
-        e = build(operands[0]);
+        auto* first = child(spine.back(), 0);
+        python_operand(first);
+        e = expr(first);
     }
-    for (std::size_t i = 1; i < operands.size(); ++i) {
-        DepthGuard tree(tree_depth_, levels - static_cast<int>(i) + 1);
-        Span where = span(ctx->getStart(), operands[i]->getStop());
-        e = binary(op_of(ops[i - 1]->getText()), std::move(e), build(operands[i]), where);
+    for (std::size_t k = spine.size(); k-- > 0;) {
+        P::ExprContext* node = spine[k];
+        DepthGuard tree(tree_depth_, static_cast<int>(k) + 1);
+        auto* rhs = child(node, 2);
+        python_operand(rhs);
+        e = binary(binary_op(operator_text(node)), std::move(e), expr(rhs),
+                   span(node));
     }
     return e;
 }
 
-ast::Expr AstBuilder::arith(P::ArithContext* ctx) {
-    auto ops = ctx->addOp();
-    return chain(ctx, ctx->term(), {ops.begin(), ops.end()}, [&](P::TermContext* t) { return term(t); },
-                 [](const std::string& t) { return t == "+" ? ast::BinaryOp::Add : ast::BinaryOp::Sub; });
-}
-
-ast::Expr AstBuilder::term(P::TermContext* ctx) {
-    auto ops = ctx->mulOp();
-    return chain(ctx, ctx->factor(), {ops.begin(), ops.end()}, [&](P::FactorContext* f) { return factor(f); },
-                 [](const std::string& t) {
-                     return t == "*"    ? ast::BinaryOp::Mul
-                            : t == "/"  ? ast::BinaryOp::Div
-                            : t == "//" ? ast::BinaryOp::FloorDiv
-                                        : ast::BinaryOp::Mod;
-                 });
-}
-
-ast::Expr AstBuilder::factor(P::FactorContext* ctx) {
-    if (ctx->power() != nullptr) return power(ctx->power());
-    DepthGuard guard(depth_), tree(tree_depth_);
-    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
+// a < b < c is one comparison of three operands, as in Python; (a < b) < c
+// compares the first comparison's result.
+ast::Expr AstBuilder::comparison(P::ExprContext* ctx) {
+    std::vector<P::ExprContext*> spine{ctx};
+    while (is<P::CompareExprContext>(child(spine.back(), 0))) spine.push_back(child(spine.back(), 0));
     ast::Expr e;
-    e.kind = ast::ExprKind::Unary;
-    e.unary_op = ctx->sign->getText() == "-" ? ast::UnaryOp::Neg : ast::UnaryOp::Pos;
+    e.kind = ast::ExprKind::Compare;
     e.span = span(ctx);
-    e.kids.push_back(factor(ctx->factor()));
+    auto* first = child(spine.back(), 0);
+    python_operand(first);
+    e.kids.push_back(expr(first));
+    for (std::size_t k = spine.size(); k-- > 0;) {
+        e.compare_ops.push_back(compare_op(operator_text(spine[k])));
+        auto* rhs = child(spine[k], 2);
+        python_operand(rhs);
+        e.kids.push_back(expr(rhs));
+    }
     return e;
 }
 
-// Right-associative: a ** b ** c is a ** (b ** c), through `factor`.
-ast::Expr AstBuilder::power(P::PowerContext* ctx) {
-    ast::Expr base = postfix(ctx->postfix());
-    if (ctx->factor() == nullptr) return base;
-    DepthGuard guard(depth_), tree(tree_depth_);
-    if (depth_ > kMaxNesting) return nested_too_deep(ctx);
-    return binary(ast::BinaryOp::Pow, std::move(base), factor(ctx->factor()), span(ctx));
+// a and b and c: one node with every operand, as Python evaluates it.
+ast::Expr AstBuilder::logical(P::ExprContext* ctx) {
+    const std::type_info& level = typeid(*ctx);
+    std::vector<P::ExprContext*> spine{ctx};
+    while (typeid(*child(spine.back(), 0)) == level) spine.push_back(child(spine.back(), 0));
+    ast::Expr e;
+    e.kind = is<P::AndExprContext>(ctx) ? ast::ExprKind::And : ast::ExprKind::Or;
+    e.span = span(ctx);
+    e.kids.push_back(expr(child(spine.back(), 0)));
+    for (std::size_t k = spine.size(); k-- > 0;) e.kids.push_back(expr(child(spine[k], 2)));
+    return e;
 }
 
-ast::Expr AstBuilder::postfix(P::PostfixContext* ctx) {
-    ast::Expr callee = atom(ctx->atom());
-    for (auto* call : ctx->callArgs()) {
-        // Only a name can be called: max, min or a fn ((max)(a, b) is max(a, b)).
-        ast::Expr e;
-        e.span = span(ctx);
-        if (callee.kind != ast::ExprKind::Name)
-            return refused(e.span, "a call of something other than max, min or a fn");
-        e.kind = ast::ExprKind::Call;
-        e.name = callee.name;
-        for (auto* a : call->expr()) e.kids.push_back(expr(a));
-        callee = std::move(e);
-    }
-    return callee;
+ast::Expr AstBuilder::call(P::CallExprContext* ctx) {
+    auto* callee_ctx = child(ctx, 0);
+    python_operand(callee_ctx);
+    ast::Expr callee = expr(callee_ctx);
+    // Only a name can be called: max, min or a fn ((max)(a, b) is max(a, b)).
+    ast::Expr e;
+    e.span = span(ctx);
+    if (callee.kind != ast::ExprKind::Name)
+        return refused(e.span, "a call of something other than max, min or a fn");
+    e.kind = ast::ExprKind::Call;
+    e.name = callee.name;
+    for (auto* a : child<P::CallArgsContext>(ctx, 1)->expr()) e.kids.push_back(group(a));
+    return e;
 }
 
-ast::Expr AstBuilder::atom(P::AtomContext* ctx) {
+// A leaf, or a parenthesized expression.
+ast::Expr AstBuilder::atom(P::ExprContext* ctx) {
     Span where = span(ctx);
-    if (auto* p = dynamic_cast<P::ParenAtomContext*>(ctx)) return expr(p->expr());
-    if (auto* n = dynamic_cast<P::NameAtomContext*>(ctx)) {
+    if (is<P::ParenExprContext>(ctx)) return group(child(ctx, 1));
+    if (is<P::NameExprContext>(ctx)) {
         ast::Expr e;
         e.kind = ast::ExprKind::Name;
-        e.name = n->getText();
+        e.name = token_text(ctx);
         e.span = where;
         return e;
     }
-    if (auto* i = dynamic_cast<P::IntAtomContext*>(ctx)) return number(i->INT()->getSymbol(), false);
-    if (auto* f = dynamic_cast<P::FloatAtomContext*>(ctx)) return number(f->FLOAT()->getSymbol(), true);
-    if (dynamic_cast<P::TrueAtomContext*>(ctx) || dynamic_cast<P::FalseAtomContext*>(ctx)) {
+    if (is<P::IntExprContext>(ctx)) return number(ctx->getStart(), false);
+    if (is<P::FloatExprContext>(ctx)) return number(ctx->getStart(), true);
+    if (is<P::TrueExprContext>(ctx) || is<P::FalseExprContext>(ctx)) {
         ast::Expr e;
-        e.literal = Value::boolean(dynamic_cast<P::TrueAtomContext*>(ctx) != nullptr);
+        e.literal = Value::boolean(is<P::TrueExprContext>(ctx));
         e.span = where;
         return e;
     }
-    if (dynamic_cast<P::StringAtomContext*>(ctx)) return refused(where, "a string");
-    if (dynamic_cast<P::ImagAtomContext*>(ctx)) return refused(where, "an imaginary number");
-    if (dynamic_cast<P::NoneAtomContext*>(ctx)) return refused(where, "None");
+    if (is<P::StringExprContext>(ctx)) return refused(where, "a string");
+    if (is<P::ImagExprContext>(ctx)) return refused(where, "an imaginary number");
+    if (is<P::NoneExprContext>(ctx)) return refused(where, "None");
     return refused(where, "Ellipsis");
 }
 

@@ -132,61 +132,94 @@ void on_large_stack(const std::function<void()>& work) {
     if (job.error) std::rethrow_exception(job.error);
 }
 
-// One parse: lexer, filter, parser (SLL first, LL on a syntax error), then
-// `build` turns the tree into ours while the tokens are alive.
-template <class Rule, class Build>
+// One parse: lexer, filter, parser. `fast` tries SLL prediction with
+// bail-out over a token stream that keeps only the tokens it is told to (the
+// fast path) and says whether it got through; `build(nullptr)` then runs
+// while those tokens are alive. On a syntax error the text is parsed again,
+// all its tokens kept, with full LL and error recovery, which also finds every
+// syntax error, and `build` turns that tree into ours.
+template <class Rule, class Fast, class Build>
 void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags, Rule rule,
-                Build build) {
+                Fast fast, Build build) {
     std::string text = checked_utf8(sources.file(file), file, diags);
     antlr4::ANTLRInputStream input(text);
     input.name = sources.file(file).path();
+    auto span_of = [&](const TokenFilter::Open& o) {
+        return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
+    };
+    auto bracket_errors = [&](const TokenFilter& filter) {
+        if (filter.too_deep()) {
+            diags.push_back({Severity::Error, "E0003", span_of(*filter.too_deep()),
+                             fmt::format("brackets nested deeper than {} levels", kMaxNesting), {}, {}});
+            return true;
+        }
+        if (!filter.unclosed().empty()) {
+            const auto& open = filter.unclosed().back();
+            diags.push_back({Severity::Error, "E0001", span_of(open),
+                             fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
+            return true;
+        }
+        return false;
+    };
+    {
+        RecLexer lexer(&input);
+        lexer.removeErrorListeners();
+        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting);
+        antlr4::UnbufferedTokenStream tokens(&filter);
+        RecParser parser(&tokens);
+        parser.removeErrorListeners();
+        parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+        parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+        bool parsed = false;
+        try {
+            parsed = fast(parser, tokens);
+        } catch (const antlr4::ParseCancellationException&) {
+            parsed = false;
+        }
+        if (parsed) {
+            if (!bracket_errors(filter)) build(nullptr);
+            return;
+        }
+    }
+    input.reset();
     RecLexer lexer(&input);
     lexer.removeErrorListeners();
     TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting);
     antlr4::CommonTokenStream tokens(&filter);
     RecParser parser(&tokens);
     parser.removeErrorListeners();
-
-    // SLL with bail-out is the fast path; a file it rejects is parsed again
-    // with full LL and error recovery, which also finds every syntax error.
-    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
-    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
-    auto* tree = [&]() -> decltype((parser.*rule)()) {
-        try {
-            return (parser.*rule)();
-        } catch (const antlr4::ParseCancellationException&) {
-            return nullptr;
-        }
-    }();
     std::vector<Diagnostic> syntax;
     SyntaxErrors listener(file, syntax, RecLexer::NEWLINE);
-    if (tree == nullptr) {
-        tokens.seek(0);
-        parser.reset();
-        parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-        parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-        parser.addErrorListener(&listener);
-        tree = (parser.*rule)();
-    }
-    auto span_of = [&](const TokenFilter::Open& o) {
-        return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
-    };
-    if (filter.too_deep()) {
-        diags.push_back({Severity::Error, "E0003", span_of(*filter.too_deep()),
-                         fmt::format("brackets nested deeper than {} levels", kMaxNesting), {}, {}});
-        return;
-    }
-    if (!filter.unclosed().empty()) {
-        const auto& open = filter.unclosed().back();
-        diags.push_back({Severity::Error, "E0001", span_of(open),
-                         fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
-        return;
-    }
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    parser.addErrorListener(&listener);
+    auto* tree = (parser.*rule)();
+    if (bracket_errors(filter)) return;
     if (listener.count > 0 || tree == nullptr) {
         diags.insert(diags.end(), syntax.begin(), syntax.end());
         return;
     }
     build(tree);
+}
+
+// The fast path for a file: one declaration at a time, its tokens and parse
+// tree freed as soon as our AST has it, so a large file never holds all its
+// tokens or its whole tree (building and tearing those down cost more than
+// the parse). Follows recFile: NEWLINE* (decl (NEWLINE+ decl)*)? NEWLINE* EOF.
+// False where the text does not follow it, for the full parse to say why.
+bool parse_declarations(RecParser& parser, antlr4::TokenStream& tokens, AstBuilder& builder,
+                        ast::Module& module) {
+    using antlr4::Token;
+    const auto next = [&] { return tokens.LA(1); };
+    for (;;) {
+        while (next() == RecLexer::NEWLINE) tokens.consume();
+        if (next() == Token::EOF) return true;
+        const ssize_t keep = tokens.mark();  // the declaration's tokens, while its tree points at them
+        RecParser::DeclContext* decl = parser.decl();
+        if (next() != RecLexer::NEWLINE && next() != Token::EOF) return false;
+        module.decls.push_back(builder.decl(decl));
+        parser.getTreeTracker().reset();
+        tokens.release(keep);
+    }
 }
 
 }  // namespace
@@ -195,9 +228,22 @@ ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diag
     ast::Module module;
     module.file = file;
     on_large_stack([&] {
-        parse_with(sources, file, diags, &RecParser::recFile, [&](RecParser::RecFileContext* tree) {
+        // The builder's own diagnostics count only for the parse that is kept.
+        std::vector<Diagnostic> built;
+        AstBuilder fast_builder(file, built);
+        ast::Module fast_module;
+        auto fast = [&](RecParser& parser, antlr4::TokenStream& tokens) {
+            return parse_declarations(parser, tokens, fast_builder, fast_module);
+        };
+        parse_with(sources, file, diags, &RecParser::recFile, fast, [&](RecParser::RecFileContext* tree) {
+            if (tree == nullptr) {  // the fast path's
+                diags.insert(diags.end(), built.begin(), built.end());
+                if (!fast_builder.syntax_errors()) module.decls = std::move(fast_module.decls);
+                return;
+            }
             AstBuilder builder(file, diags);
-            module = builder.module(tree);
+            ast::Module built_module = builder.module(tree);
+            if (!builder.syntax_errors()) module = std::move(built_module);
         });
     });
     return module;
@@ -207,9 +253,16 @@ std::optional<ast::Expr> parse_expression(const SourceMap& sources, FileId file,
                                           std::vector<Diagnostic>& diags) {
     std::optional<ast::Expr> result;
     on_large_stack([&] {
-        parse_with(sources, file, diags, &RecParser::exprInput, [&](RecParser::ExprInputContext* tree) {
+        RecParser::ExprInputContext* sll_tree = nullptr;
+        auto fast = [&](RecParser& parser, antlr4::TokenStream& tokens) {
+            tokens.mark();  // every token stays while the tree points at them
+            sll_tree = parser.exprInput();
+            return true;
+        };
+        parse_with(sources, file, diags, &RecParser::exprInput, fast, [&](RecParser::ExprInputContext* tree) {
             AstBuilder builder(file, diags);
-            result = builder.expression(tree->expr());
+            ast::Expr e = builder.expression((tree != nullptr ? tree : sll_tree)->expr());
+            if (!builder.syntax_errors()) result = std::move(e);
         });
     });
     return result;

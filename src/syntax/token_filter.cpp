@@ -2,17 +2,35 @@
 
 namespace oprec {
 
+namespace {
+bool is_one_of(std::size_t type, const std::vector<std::size_t>& types) {
+    for (std::size_t t : types)
+        if (t == type) return true;
+    return false;
+}
+}  // namespace
+
 TokenFilter::TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth)
-    : lexer_(lexer), newline_type_(newline_type), max_depth_(max_depth) {}
+    : lexer_(lexer), newline_type_(newline_type), max_depth_(max_depth) {
+    // The brackets' token types, found once: comparing a type is much cheaper
+    // than getting each token's text.
+    const auto& vocabulary = lexer.getVocabulary();
+    for (std::size_t type = 1; type <= vocabulary.getMaxTokenType(); ++type) {
+        const std::string literal = vocabulary.getLiteralName(type);
+        if (literal == "'('" || literal == "'['") open_types_.push_back(type);
+        if (literal == "')'" || literal == "']'") close_types_.push_back(type);
+    }
+}
 
 std::unique_ptr<antlr4::Token> TokenFilter::nextToken() {
     for (;;) {
         std::unique_ptr<antlr4::Token> token = lexer_.nextToken();
         if (token->getType() == newline_type_ && !open_.empty()) continue;
-        if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL) return token;
-        const std::string text = token->getText();
-        if (text == "(" || text == "[") {
-            Open open{token->getLine(), token->getCharPositionInLine(), text[0]};
+        // Comments: the parser never sees them (the linter reads them from the text).
+        if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+        const std::size_t type = token->getType();
+        if (is_one_of(type, open_types_)) {
+            Open open{token->getLine(), token->getCharPositionInLine(), token->getText()[0]};
             if (static_cast<int>(open_.size()) >= max_depth_) {
                 // Too deep to parse safely: stop the input here, the caller reports it.
                 if (!too_deep_) too_deep_ = open;
@@ -23,7 +41,7 @@ std::unique_ptr<antlr4::Token> TokenFilter::nextToken() {
                     token->getLine(), token->getCharPositionInLine());
             }
             open_.push_back(open);
-        } else if ((text == ")" || text == "]") && !open_.empty()) {
+        } else if (is_one_of(type, close_types_) && !open_.empty()) {
             open_.pop_back();
         }
         return token;

@@ -1,7 +1,8 @@
 // Python's implicit line joining: inside ( ) and [ ] a newline is white space.
 // The filter sits between the lexer and the parser and drops those newlines,
 // so the grammar stays free of target code. It also guards the nesting depth
-// and remembers a bracket never closed.
+// and remembers a bracket never closed. Comments (the hidden channel) stop
+// here too: the parser never needs them.
 #pragma once
 
 #include <memory>
@@ -38,6 +39,7 @@ private:
     antlr4::Lexer& lexer_;
     std::size_t newline_type_;
     int max_depth_;
+    std::vector<std::size_t> open_types_, close_types_;  // ( [ and ) ]
     std::vector<Open> open_;
     std::optional<Open> too_deep_;
 };
