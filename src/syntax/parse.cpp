@@ -71,7 +71,7 @@ public:
     SyntaxErrors(FileId file, std::vector<Diagnostic>& out, std::size_t newline_type)
         : file_(file), out_(out), newline_type_(newline_type) {}
 
-    void syntaxError(antlr4::Recognizer*, antlr4::Token* token, std::size_t line, std::size_t col,
+    void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* token, std::size_t line, std::size_t col,
                      const std::string& msg, std::exception_ptr) override {
         ++count;
         if (out_.size() > 100) return;  // a binary file would give thousands
@@ -89,7 +89,8 @@ public:
         Diagnostic d{Severity::Error, "E0001",
                      {file_, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(col + 1), len},
                      std::move(message), {}, {}};
-        if (token != nullptr && token->getType() == newline_type_)
+        // A line that ends inside a formula: the usual cause is a wrapped formula.
+        if (token != nullptr && token->getType() == newline_type_ && in_formula(recognizer))
             d.notes.push_back({{}, "a formula continues on the next line only inside parentheses"});
         out_.push_back(std::move(d));
     }
@@ -97,6 +98,15 @@ public:
     int count = 0;
 
 private:
+    static bool in_formula(antlr4::Recognizer* recognizer) {
+        auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+        if (parser == nullptr) return false;
+        for (antlr4::RuleContext* ctx = parser->getContext(); ctx != nullptr;
+             ctx = dynamic_cast<antlr4::RuleContext*>(ctx->parent))
+            if (ctx->getRuleIndex() == RecParser::RuleExpr) return true;
+        return false;
+    }
+
     FileId file_;
     std::vector<Diagnostic>& out_;
     std::size_t newline_type_;

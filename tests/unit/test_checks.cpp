@@ -111,6 +111,12 @@ TEST_CASE("checks E0001: a formula continues on the next line only inside parent
     CHECK(lines(ok) == Lines{});
 }
 
+TEST_CASE("checks E0001: a line that ends early outside a formula gets no note on formulas", "[checks]") {
+    const LoadResult r = load(kBase + "op ffAct switch\n");
+    CHECK(lines(r) == Lines{"test.rec:13:16: error: syntax error: unexpected end of line [E0001]"});
+    CHECK(notes(r).empty());
+}
+
 TEST_CASE("checks E0001: an unclosed bracket is reported where it opens", "[checks]") {
     const LoadResult r = load(kBase +
                               "slot ffn in ffn {\n"
