@@ -41,6 +41,10 @@ ordered_json error_line(const char* kind, const std::string& message) {
 
 // One line of --jsonl: {"expr": ..., "bindings": {...}} -> one result line.
 ordered_json calc_line(const std::string& line, std::size_t number, bool& failed) {
+    if (oversized_json_integer(line)) {
+        failed = true;
+        return error_line("overflow", fmt::format("line {}: an integer beyond 64 bits", number));
+    }
     json doc = json::parse(line, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("expr")) {
         failed = true;
@@ -113,7 +117,13 @@ int run_one(const CalcArgs& args) {
     std::map<std::string, Value, std::less<>> bindings;
     for (const std::string& set : args.sets) {
         const auto eq = set.find('=');
-        auto v = eq == std::string::npos ? std::nullopt : parse_value_text(set.substr(eq + 1));
+        std::optional<Value> v;
+        try {
+            if (eq != std::string::npos) v = parse_value_text(set.substr(eq + 1));
+        } catch (const EvalError& e) {
+            std::cerr << fmt::format("oprec calc: --set {}: {}\n", set, e.what());
+            return kCannotRun;
+        }
         if (!v) {
             std::cerr << fmt::format("oprec calc: --set {}: expected NAME=NUMBER (an int, a float, true or false)\n", set);
             return kCannotRun;

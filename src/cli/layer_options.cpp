@@ -29,7 +29,11 @@ std::pair<std::string, std::string> split(const std::string& edit, const char* o
 void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split(edit, "--set");
-        layer.fields.set(name, field_from_text(text));
+        try {
+            layer.fields.set(name, field_from_text(text));
+        } catch (const EvalError& e) {
+            throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+        }
     }
     if (edits.switches.empty()) return;
     // The switches in force, then these over them, as the context's.

@@ -5,6 +5,8 @@
 #include <limits>
 #include <set>
 
+#include "value/text.h"
+
 namespace oprec {
 
 namespace {
@@ -318,6 +320,12 @@ LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_nam
         }
         return true;
     };
+    if (const auto at = oversized_json_integer(text)) {
+        const auto [line, col] = line_col(text, *at + 1);
+        const std::size_t end = text.find_first_not_of("-0123456789", *at + 1);
+        throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                            ": integer " + std::string(text.substr(*at, end - *at)) + " does not fit in 64 bits");
+    }
     nlohmann::ordered_json doc;
     try {
         doc = nlohmann::ordered_json::parse(text.begin(), text.end(), no_duplicates);

@@ -17,6 +17,8 @@ std::optional<Value> parse_value_text(std::string_view text) {
     std::int64_t i = 0;
     auto [p, ec] = std::from_chars(text.data(), end, i);
     if (ec == std::errc() && p == end) return Value::integer(i);
+    // Python would hold it exactly; a float would round it silently.
+    if (ec == std::errc::result_out_of_range && p == end) throw EvalError(ErrorKind::Overflow, "an integer beyond 64 bits");
     double d = 0;
     auto [q, ec2] = std::from_chars(text.data(), end, d);
     if (ec2 == std::errc() && q == end) return Value::real(d);
@@ -45,6 +47,44 @@ std::optional<Value> from_json(const Json& j) {
 
 std::optional<Value> value_from_json(const nlohmann::json& j) { return from_json(j); }
 std::optional<Value> value_from_json(const nlohmann::ordered_json& j) { return from_json(j); }
+
+std::optional<std::size_t> oversized_json_integer(std::string_view text) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '"') {  // a string: its digits are not numbers
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            ++i;
+            continue;
+        }
+        if (c != '-' && !digit(c)) {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        if (c == '-') ++i;
+        while (i < text.size() && digit(text[i])) ++i;
+        const bool integer = i == text.size() || (text[i] != '.' && text[i] != 'e' && text[i] != 'E');
+        if (integer && i > start) {
+            // Up to 2^64 - 1 the reader keeps an integer (value_from_json
+            // refuses it, naming the field); beyond, it would make it a float.
+            bool fits = false;
+            if (c == '-') {
+                std::int64_t v = 0;
+                fits = std::from_chars(text.data() + start, text.data() + i, v).ec == std::errc();
+            } else {
+                std::uint64_t v = 0;
+                fits = std::from_chars(text.data() + start, text.data() + i, v).ec == std::errc();
+            }
+            if (!fits) return start;
+        }
+        while (i < text.size() && (digit(text[i]) || text[i] == '.' || text[i] == 'e' || text[i] == 'E' ||
+                                   text[i] == '+' || text[i] == '-'))
+            ++i;
+    }
+    return std::nullopt;
+}
 
 nlohmann::ordered_json to_json(Value v) {
     switch (v.type) {

@@ -12,6 +12,7 @@
 namespace oprec {
 
 // "42" int, "2.5" / "1e3" / "inf" / "-inf" / "nan" float, "true"/"True"/"false"/"False" bool.
+// Throws EvalError(Overflow) for an integer beyond 64 bits.
 std::optional<Value> parse_value_text(std::string_view text);
 
 // A JSON integer is an int, a number with a fraction or exponent a float,
@@ -19,6 +20,11 @@ std::optional<Value> parse_value_text(std::string_view text);
 // EvalError(Overflow) for an integer beyond 64 bits; nullopt for anything else.
 std::optional<Value> value_from_json(const nlohmann::json& j);
 std::optional<Value> value_from_json(const nlohmann::ordered_json& j);
+
+// Where the first integer literal of a JSON text lies that is beyond 64 bits
+// (above 2^64 - 1, below -2^63): JSON readers make it a float, rounding
+// silently, where Python keeps it exact; oprec refuses it instead. nullopt: none.
+std::optional<std::size_t> oversized_json_integer(std::string_view text);
 
 // Ints as integers, floats as numbers in shortest round-trip form (always
 // with a fraction or exponent), non-finite floats as "inf", "-inf", "nan".

@@ -1,0 +1,31 @@
+// Numbers crossing oprec's edges: an integer no 64-bit int holds is refused,
+// never rounded to a float behind the user's back (Python would keep it exact).
+#include <catch2/catch.hpp>
+
+#include "model/layer.h"
+#include "value/text.h"
+
+using namespace oprec;
+
+TEST_CASE("value text: integers beyond 64 bits are refused, not rounded", "[value]") {
+    CHECK(parse_value_text("9223372036854775807")->as_int() == 9223372036854775807);
+    CHECK_THROWS_AS(parse_value_text("9223372036854775808"), EvalError);
+    CHECK_THROWS_AS(parse_value_text("-99999999999999999999"), EvalError);
+    CHECK(parse_value_text("1e30")->is_float());  // a float is a float
+}
+
+TEST_CASE("value text: the first JSON integer beyond 64 bits, outside strings", "[value]") {
+    CHECK(oversized_json_integer(R"({"a": 1, "b": -9223372036854775808, "c": 2.5e300, "d": 18446744073709551615})") == std::nullopt);
+    CHECK(oversized_json_integer(R"({"a": "123456789012345678901234567890", "b": 1})") == std::nullopt);
+    CHECK(oversized_json_integer(R"({"a": "\"", "b": 18446744073709551616})") == std::size_t{17});
+    CHECK(oversized_json_integer(R"([1.0, 123456789012345678901234567890.5, -9223372036854775809])") == std::size_t{40});
+}
+
+TEST_CASE("layer documents: an integer beyond 64 bits is an error at its place", "[value]") {
+    try {
+        parse_layer_doc_text("{\"fields\": {\n  \"s\": 100000000000000000000000}}", "big.json");
+        FAIL("accepted");
+    } catch (const LayerDocError& e) {
+        CHECK(std::string(e.what()) == "big.json:2:8: integer 100000000000000000000000 does not fit in 64 bits");
+    }
+}
