@@ -21,6 +21,8 @@ decl        : importDecl
             | slotDecl
             | fnDecl
             | fieldDecl
+            | runDecl
+            | profileDecl
             ;
 
 importDecl  : 'import' STRING ;
@@ -44,6 +46,24 @@ slotEntry   : name '=' expr ;
 // each with its types (`?`: may be absent or stated as none), unit and meaning.
 fieldDecl   : kind=('field' | 'context') name ':' fieldType (',' unit=STRING (',' doc=STRING)?)? ;
 fieldType   : name ('|' name)* optional='?'? ;
+
+// The op profiles of the architecture families (stdlib/profiles.rec): a
+// family's op counts per layer kind, in the order of `opvector` or by name,
+// its default kind, its run and model defaults, and the model-name prefixes
+// that choose it. A top-level `run` states the run default of every family.
+runDecl     : 'run' name '=' expr ;
+profileDecl : 'profile' name ('matches' STRING (',' STRING)*)?
+              '{' NEWLINE* (profileItem (NEWLINE+ profileItem)*)? NEWLINE* '}' ;
+profileItem : 'kind' name flavour* '=' opCounts     # kindItem
+            | 'default' 'kind' name                 # defaultKindItem
+            | which=('run' | 'model') name '=' expr # settingItem
+            ;
+// `ffn dense`, `attention linear`: what a kind changes of the model's layer.
+flavour     : name name ;
+// By name, a line may end after a comma.
+opCounts    : INT+                                   # countVector
+            | name INT (',' NEWLINE* name INT)*      # namedCounts
+            ;
 
 fnDecl      : 'fn' name '(' (name (',' name)* ','?)? ')' '=' expr ;
 
@@ -85,7 +105,8 @@ callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
 // field may be called `op` or `slot`; Python's keywords are not.
 name        : NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
             | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
-            | 'fn' | 'import' | 'field' | 'context' ;
+            | 'fn' | 'import' | 'field' | 'context'
+            | 'run' | 'profile' | 'matches' | 'kind' | 'model' ;
 
 // ---- tokens ------------------------------------------------------------------
 

@@ -130,8 +130,13 @@ void Checker::records(const std::vector<ast::Module>& modules) {
         if (op->switch_name) r.switch_id = switch_index(*op->switch_name);
         p_.records.push_back(std::move(r));
     }
+    // A file of op profiles and no records (stdlib/profiles.rec) imports the
+    // vocabulary for its counts, not to state records: no op is missing from it.
+    const bool profiles_only = ops.empty() && parts.empty() && all<ast::SlotDecl>(modules).empty() &&
+                               !all<ast::ProfileDecl>(modules).empty();
     for (const std::string& name : p_.op_vector)
-        if (std::none_of(ops.begin(), ops.end(), [&](const ast::OpDecl* o) { return o->name.text == name; })) {
+        if (!profiles_only &&
+            std::none_of(ops.begin(), ops.end(), [&](const ast::OpDecl* o) { return o->name.text == name; })) {
             auto vec = all<ast::VocabDecl>(modules);
             Span where{};
             for (const ast::VocabDecl* v : vec)
@@ -337,6 +342,11 @@ void Checker::schema(const std::vector<ast::Module>& modules) {
 std::optional<Program> Checker::run(const std::vector<ast::Module>& modules) {
     vocabulary(modules);
     schema(modules);
+    {
+        std::vector<std::string> schema_fields;
+        for (const FieldInfo& f : p_.fields) schema_fields.push_back(f.name);
+        errors_ += check_profiles(modules, p_.op_vector, schema_fields, p_.profiles, diags_);
+    }
     records(modules);
     Compiler compiler(p_.code, p_.names, signatures_, /*strict_calls=*/true, diags_);
     fns(modules, compiler);

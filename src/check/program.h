@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check/profiles.h"
 #include "diag/source.h"
 #include "eval/code.h"
 
@@ -63,6 +64,7 @@ struct Program {
     std::vector<std::string> names;   // every name an expression reads, by NameId
     std::vector<std::optional<Value>> defaults;  // by NameId: the records' default, if any
     std::vector<FieldInfo> fields;    // the field schema, if the records import one
+    Profiles profiles;                // the op profiles and run defaults, if the program declares them
     Code code;
 
     SourceMap sources;           // the text of every file loaded, for messages

@@ -48,7 +48,8 @@ Usage usage(const Index& index) {
 }
 
 void unused_switches(const Index& index, Sink& sink) {
-    if (!index.switches) return;
+    // No records at all (a file of op profiles): no switch can be used, so none is unused.
+    if (!index.switches || index.record_list.empty()) return;
     std::set<std::string> used;
     for (const Decl<ast::OpDecl>& r : index.record_list)
         if (r.decl->switch_name) used.insert(r.decl->switch_name->text);

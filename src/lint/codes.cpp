@@ -32,6 +32,14 @@ const std::vector<CodeInfo>& all_codes() {
         {"E0120", Severity::Error, "import-missing", "an import of a file found nowhere on the search path"},
         {"E0121", Severity::Error, "import-cycle", "a file that imports itself through its imports"},
         {"E0122", Severity::Error, "unreadable-file", "a file that cannot be read"},
+        // ---- the op profiles: src/check/profiles.cpp
+        {"E0140", Severity::Error, "profiles-without-op-vector", "op profiles in a program with no `opvector` to count against"},
+        {"E0141", Severity::Error, "bad-op-counts", "a kind with too few or too many op counts, an op left uncounted, or a profile with no kind"},
+        {"E0142", Severity::Error, "unknown-counted-op", "a kind counting an op by a name the op vector does not have"},
+        {"E0143", Severity::Error, "unknown-flavour", "a kind's flavour other than `attention full|linear` or `ffn dense|moe`"},
+        {"E0144", Severity::Error, "bad-default-kind", "a default kind that is not a kind of the profile, or stated twice"},
+        {"E0145", Severity::Error, "bad-profile-setting", "an unknown run setting, a model default outside the schema, or a value that is not a constant"},
+        {"E0146", Severity::Error, "bad-prefix", "a model-name prefix that is empty, has capitals, or another profile claims"},
         // ---- the linter: src/lint
         {code::kUnknownName, Severity::Warning, "unknown-name", "a name no field, context value, default or parameter provides"},
         {code::kUnusedSwitch, Severity::Warning, "unused-switch", "a switch no op or part uses"},

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -113,7 +114,44 @@ struct FieldDecl {
     Span span;  // the keyword
 };
 
-using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl, FieldDecl>;
+// `run NAME = VALUE` at the top level: a run default of every family.
+// `run`/`model NAME = VALUE` in a profile: that family's own.
+struct SettingDecl {
+    bool model = false;  // a model default (`model v_head_dim = 128`), else a run setting
+    Ident name;
+    Expr value;
+    Span span;  // the keyword
+};
+
+// One op count, where the kind names it (`attMM 4`); a count vector's
+// entries have no name and take the op vector's order.
+struct OpCount {
+    std::optional<Ident> op;
+    std::int64_t count = 0;
+    Span span;
+};
+
+// `kind NAME FLAVOUR VALUE ... = COUNTS`: one layer kind of a profile.
+struct ProfileKind {
+    Ident name;
+    std::vector<std::pair<Ident, Ident>> flavours;  // (ffn, dense), (attention, linear)
+    std::vector<OpCount> counts;
+    bool named = false;  // counts by op name, else in the op vector's order
+    Span span;           // the keyword
+};
+
+// `profile NAME matches "PREFIX", ... { kinds, default kind, settings }`.
+struct ProfileDecl {
+    Ident name;
+    std::vector<Ident> matches;  // the model-name prefixes, quotes removed
+    std::vector<ProfileKind> kinds;
+    std::vector<Ident> default_kinds;  // more than one is an error the checker reports
+    std::vector<SettingDecl> settings;
+    Span span;  // the keyword
+};
+
+using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl, FieldDecl, SettingDecl,
+                          ProfileDecl>;
 
 struct Module {
     FileId file = 0;

@@ -118,6 +118,8 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
         f.span = span(d->kind);
         return f;
     }
+    if (auto* d = ctx->runDecl()) return setting(false, d->getStart(), d->name(), d->expr());
+    if (auto* d = ctx->profileDecl()) return profile(d);
     auto* d = ctx->fnDecl();
     ast::FnDecl fn;
     auto ns = d->name();
@@ -156,6 +158,46 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
     if (ctx->expr() != nullptr) s.when = group(ctx->expr());
     for (auto* e : ctx->slotEntry()) s.entries.push_back({ident(e->name()), group(e->expr())});
     return s;
+}
+
+ast::SettingDecl AstBuilder::setting(bool model, antlr4::Token* keyword, P::NameContext* name, P::ExprContext* value) {
+    return {model, ident(name), expr(value), span(keyword)};
+}
+
+ast::ProfileDecl AstBuilder::profile(P::ProfileDeclContext* ctx) {
+    ast::ProfileDecl p;
+    p.name = ident(ctx->name());
+    p.span = span(ctx->getStart());
+    for (auto* m : ctx->STRING()) p.matches.push_back({strip_quotes(m->getText()), span(m->getSymbol())});
+    for (auto* item : ctx->profileItem()) {
+        if (auto* k = dynamic_cast<P::KindItemContext*>(item)) {
+            ast::ProfileKind kind;
+            kind.name = ident(k->name());
+            kind.span = span(k->getStart());
+            for (auto* f : k->flavour()) kind.flavours.emplace_back(ident(f->name(0)), ident(f->name(1)));
+            auto count = [&](antlr4::tree::TerminalNode* n, std::optional<ast::Ident> op) {
+                ast::Expr e = number(n->getSymbol(), false);
+                ast::OpCount c{std::move(op), 0, e.span};
+                // A count beyond 64 bits comes back refused: -1 lets the checker say so.
+                c.count = e.kind == ast::ExprKind::Literal ? e.literal.i : -1;
+                kind.counts.push_back(std::move(c));
+            };
+            if (auto* v = dynamic_cast<P::CountVectorContext*>(k->opCounts())) {
+                for (auto* n : v->INT()) count(n, std::nullopt);
+            } else {
+                auto* named = dynamic_cast<P::NamedCountsContext*>(k->opCounts());
+                kind.named = true;
+                for (std::size_t i = 0; i < named->INT().size(); ++i) count(named->INT(i), ident(named->name(i)));
+            }
+            p.kinds.push_back(std::move(kind));
+        } else if (auto* d = dynamic_cast<P::DefaultKindItemContext*>(item)) {
+            p.default_kinds.push_back(ident(d->name()));
+        } else {
+            auto* s = dynamic_cast<P::SettingItemContext*>(item);
+            p.settings.push_back(setting(s->which->getText() == "model", s->which, s->name(), s->expr()));
+        }
+    }
+    return p;
 }
 
 // ---- expressions -------------------------------------------------------------

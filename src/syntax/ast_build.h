@@ -24,6 +24,8 @@ private:
 
     ast::OpDecl op_clauses(ast::OpDecl op, const std::vector<P::OpClauseContext*>& clauses);
     ast::SlotDecl slot(P::SlotDeclContext* ctx);
+    ast::ProfileDecl profile(P::ProfileDeclContext* ctx);
+    ast::SettingDecl setting(bool model, antlr4::Token* keyword, P::NameContext* name, P::ExprContext* value);
     ast::Ident ident(P::NameContext* ctx) const;
     std::vector<ast::Ident> names(P::NameListContext* ctx) const;
 
