@@ -4,9 +4,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "model/records_eval.h"
-#if __has_include("model/layer_settings.h")
 #include "model/layer_settings.h"
+#include "model/records_eval.h"
 
 namespace oprec::bench {
 namespace {
@@ -25,4 +24,3 @@ BENCHMARK(BM_AllSwitchSettings)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace oprec::bench
-#endif

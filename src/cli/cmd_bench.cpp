@@ -20,12 +20,9 @@
 #include "cli/layer_options.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
+#include "model/layer_settings.h"
 #include "model/native_baseline.h"
 #include "model/records_eval.h"
-#if __has_include("model/layer_settings.h")
-#include "model/layer_settings.h"
-#define OPREC_HAVE_LAYER_SETTINGS 1
-#endif
 
 namespace oprec::cli {
 
@@ -159,7 +156,6 @@ int run(const BenchArgs& args) {
     // Every setting of the switches, on the layer as a selective one.
     std::optional<double> all_settings_ns;
     std::size_t settings = std::size_t(1) << program->switches.size();
-#ifdef OPREC_HAVE_LAYER_SETTINGS
     try {
         all_settings_ns = ns_per_call([&] {
             const LayerSettings all(records, layer);
@@ -168,7 +164,6 @@ int run(const BenchArgs& args) {
     } catch (const EvalError&) {
         all_settings_ns.reset();  // some setting cannot be priced
     }
-#endif
 
     if (args.format == "json") {
         nlohmann::ordered_json doc;

@@ -10,6 +10,8 @@
 #include "cli/bytes_text.h"
 #include "cli/commands.h"
 #include "cli/layer_options.h"
+#include "cli/layer_table.h"
+#include "cli/eval_hf.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
 #include "model/field_check.h"
@@ -30,67 +32,8 @@ struct EvalArgs {
     std::string only;
     std::string format = "table";
     bool jsonl = false;
+    HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
 };
-
-std::optional<Value> json_value(const ordered_json& j) {
-    if (j.is_object()) return std::nullopt;
-    return value_from_json(j);
-}
-
-std::string cell(const ordered_json& j) {
-    if (j.is_object() && j.contains("error")) return "error: " + j["error"]["kind"].get<std::string>();
-    auto v = json_value(j);
-    return v ? exact_bytes(*v) : j.dump();
-}
-
-std::string human(const ordered_json& j) {
-    auto v = json_value(j);
-    return v ? human_bytes(v->as_double()) : "";
-}
-
-// The table: the slots the layer holds by part, part totals, the layer
-// total, then the parameters.
-std::string table(const ordered_json& doc, const LayerDoc& layer, const std::string& name) {
-    std::string out = fmt::format("{}: {} layer, micro factor {}\n\n", name, node_kind_name(layer.context.node),
-                                  layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?");
-    out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "part", "slot", "bytes", "");
-    const ordered_json& parts = doc["parts"];
-    double layer_total = 0;
-    bool have_total = parts.is_object() && !parts.contains("error");
-    const ordered_json priced_parts = have_total ? parts : ordered_json::object();
-    for (const auto& [part, part_bytes] : priced_parts.items()) {
-        bool first = true;
-        for (const auto& [slot, s] : doc["slots"].items()) {
-            if (s["part"] != part || s["held"] != true) continue;
-            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", first ? part : "", slot, cell(s["bytes"]), human(s["bytes"]));
-            first = false;
-        }
-        out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", "= " + part, cell(part_bytes), human(part_bytes));
-        if (auto v = json_value(part_bytes)) layer_total += v->as_double();
-    }
-    if (!have_total) out += fmt::format("  the layer could not be priced: {}\n", parts["error"]["message"].get<std::string>());
-    else out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(Value::real(layer_total)), human_bytes(layer_total));
-    if (doc.contains("only")) {
-        out += "\n  priced alone:\n";
-        for (const auto& [slot, bytes] : doc["only"].items())
-            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", slot, cell(bytes), human(bytes));
-    }
-    // The parameters of what the layer holds: a dense feed-forward, or experts and a router.
-    out += "\n  parameters\n";
-    const ordered_json& params = doc["params"];
-    const bool moe = doc["slots"].contains("routed") && doc["slots"]["routed"]["held"] == true;
-    std::vector<std::pair<const char*, const char*>> shown{{"attention", "attn"}};
-    if (moe) {
-        shown.insert(shown.end(), {{"routed experts", "routed_expert"}, {"shared experts", "shared_expert"}, {"router", "router"}});
-    } else {
-        shown.push_back({"feed-forward", "ffn"});
-    }
-    shown.push_back({"norms", "norm"});
-    for (const auto& [label, key] : shown) out += fmt::format("  {:<23} {:>22}\n", label, cell(params[key]));
-    out += fmt::format("\n  kv_shards {}, gathered K/V {} bytes per token, head width {}\n", cell(doc["kv_shards"]),
-                       cell(doc["gathered_kv_bytes"]), cell(doc["head_dim"]));
-    return out;
-}
 
 // One slot alone (--slot).
 ordered_json slot_only(const RecordsEvaluator& records, const LayerDoc& layer, const std::string& slot) {
@@ -153,12 +96,24 @@ int run_jsonl(const RecordsEvaluator& records, const EvalArgs& args) {
 }
 
 int run(const EvalArgs& args) {
+    if (!args.hf.config.empty()) {
+        if (args.layer_path != "-" || args.jsonl || !args.slot.empty()) {
+            std::cerr << "oprec eval: --hf derives the layer from the config: give no layer document, --jsonl or --slot\n";
+            return kCannotRun;
+        }
+        return run_hf_eval(args.hf, {args.records, args.edits, args.format, args.only});
+    }
     std::optional<Program> program;
     try {
         program = load_records_file(args.records.empty() ? default_records() : std::filesystem::path(args.records),
                                     load_options());
     } catch (const LoadError& e) {
         std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        return kCannotRun;
+    }
+    if (program->records.empty()) {  // a file of op profiles loads, but prices nothing
+        std::cerr << "oprec eval: " << (args.records.empty() ? default_records().string() : args.records)
+                  << " states no op records (op profiles go with --hf and --profiles)\n";
         return kCannotRun;
     }
     const RecordsEvaluator records(*program);
@@ -195,10 +150,10 @@ int run(const EvalArgs& args) {
             std::cout << doc.dump(2) << '\n';
         } else {
             std::cout << fmt::format("{}: {} bytes ({})\n", args.slot,
-                                     doc.contains("bytes") ? cell(doc["bytes"]) : cell(doc), human(doc.value("bytes", ordered_json())));
+                                     doc.contains("bytes") ? bytes_cell(doc["bytes"]) : bytes_cell(doc), human_cell(doc.value("bytes", ordered_json())));
         }
     } else {
-        std::cout << table(doc, layer, name);
+        std::cout << layer_table(doc, layer, name);
     }
     return has_error(doc) ? kProblems : kOk;
 }
@@ -210,6 +165,7 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("eval", "Price one layer: its activation bytes by slot and part, and its parameters");
     cmd->add_option("layer", args->layer_path, "A layer document (JSON); - or nothing reads standard input");
     add_layer_edit_options(*cmd, args->edits);
+    add_hf_eval_options(*cmd, args->hf);
     cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
     cmd->add_option("--slot", args->slot, "Price this slot alone");
     cmd->add_option("--only", args->only, "Also price every slot with this op (or part) alone");

@@ -1,0 +1,44 @@
+#include "cli/byte_size.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace oprec::cli {
+
+std::optional<double> parse_byte_size(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    std::size_t end = 0;
+    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' || text[end] == '_'))
+        ++end;
+    std::string number;
+    for (char c : text.substr(0, end))
+        if (c != '_') number += c;
+    if (number.empty()) return std::nullopt;
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (ec != std::errc() || ptr != number.data() + number.size()) return std::nullopt;
+    std::string unit;
+    for (char c : text.substr(end))
+        if (!std::isspace(static_cast<unsigned char>(c))) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const struct {
+        const char* name;
+        double scale;
+    } units[] = {
+        {"", 1},           {"b", 1},
+        {"k", 1024.0},     {"kib", 1024.0},           {"kb", 1e3},
+        {"m", 1048576.0},  {"mib", 1048576.0},        {"mb", 1e6},
+        {"g", 1073741824.0}, {"gib", 1073741824.0},   {"gb", 1e9},
+        {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
+    };
+    for (const auto& u : units)
+        if (unit == u.name) {
+            const double bytes = value * u.scale;
+            return std::isfinite(bytes) ? std::optional(bytes) : std::nullopt;
+        }
+    return std::nullopt;
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,13 @@
+// A size in bytes as people write it: "40GiB", "40 GiB", "1.5TB", "512M",
+// "1073741824". Binary units (KiB MiB GiB TiB, and the bare K M G T) are powers
+// of 1024; decimal ones (kB MB GB TB) powers of 1000.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace oprec::cli {
+
+std::optional<double> parse_byte_size(std::string_view text);
+
+}  // namespace oprec::cli

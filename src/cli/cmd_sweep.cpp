@@ -1,0 +1,184 @@
+// oprec sweep: price a Hugging Face model over a grid of strategies and
+// every recompute setting; CSV or JSON for tools, or the table of each
+// strategy's Pareto front of memory against ops recomputed.
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/byte_size.h"
+#include "cli/commands.h"
+#include "cli/paths.h"
+#include "cli/strategy_options.h"
+#include "cli/sweep_table.h"
+#include "diag/diagnostic.h"
+#include "hf/load.h"
+#include "hf/sweep_report.h"
+#include "model/report.h"
+
+namespace oprec::cli {
+
+namespace {
+
+// The one piece of global state: what the SIGINT handler may touch.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void on_interrupt(int) { g_interrupted = 1; }
+
+// Ctrl-C stops the sweep after the strategy being priced; the old handler
+// comes back when the sweep ends.
+class InterruptGuard {
+public:
+    InterruptGuard() {
+        g_interrupted = 0;
+        struct sigaction action {};
+        action.sa_handler = on_interrupt;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &previous_);
+    }
+    ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+    bool interrupted() const { return g_interrupted != 0; }
+
+private:
+    struct sigaction previous_ {};
+};
+
+// A progress bar on standard error when it is a terminal, redrawn at most
+// ten times a second.
+class Progress {
+public:
+    Progress(std::size_t total, bool show) : total_(total), show_(show) {}
+    void update(std::size_t done) {
+        if (!show_) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (done < total_ && now - last_ < std::chrono::milliseconds(100)) return;
+        last_ = now;
+        constexpr std::size_t width = 30;
+        const std::size_t filled = total_ == 0 ? width : done * width / total_;
+        std::cerr << fmt::format("\r  [{}{}] {}/{} strategies", std::string(filled, '#'), std::string(width - filled, '.'),
+                                 done, total_)
+                  << std::flush;
+    }
+    void clear() {
+        if (show_) std::cerr << "\r\033[K" << std::flush;
+    }
+
+private:
+    std::size_t total_;
+    bool show_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+struct SweepArgs {
+    std::string config;
+    StrategyOptions strategy;
+    std::string records;
+    std::string format = "table";
+    std::string budget;
+    bool progress = false;
+    bool no_progress = false;
+};
+
+// 130: the shell's code for a run stopped by SIGINT.
+constexpr int kInterrupted = 130;
+
+int run(const SweepArgs& args) {
+    const std::filesystem::path records_path = args.records.empty() ? default_records() : std::filesystem::path(args.records);
+    LoadResult loaded = hf::load_with_profiles(records_path, args.strategy.profiles, load_options());
+    if (!loaded.program) {
+        std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);
+        return kCannotRun;
+    }
+    const Program& program = *loaded.program;
+    if (program.records.empty()) {  // --records named a file of op profiles: it prices nothing
+        std::cerr << "oprec sweep: " << records_path.string() << " states no op records\n";
+        return kCannotRun;
+    }
+    const RecordsEvaluator records(program);
+
+    std::optional<double> budget;
+    if (!args.budget.empty()) {
+        budget = parse_byte_size(args.budget);
+        if (!budget) {
+            std::cerr << fmt::format("oprec sweep: --budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n", args.budget);
+            return kCannotRun;
+        }
+    }
+    std::optional<hf::HfModel> model;
+    hf::Grid grid;
+    try {
+        grid = parse_grid(args.strategy);
+        const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
+        model.emplace(program, hf::HfConfig::read(args.config), family);
+    } catch (const std::exception& e) {  // HfError, or a bad option value
+        std::cerr << "oprec sweep: " << e.what() << '\n';
+        return kCannotRun;
+    }
+    const hf::Sweep sweep(records, *model);
+    const std::vector<hf::Strategy> strategies = grid.strategies();
+
+    const InterruptGuard interrupt;
+    Progress progress(strategies.size(), !args.no_progress && (args.progress || isatty(2) != 0));
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<hf::StrategyFront> fronts;
+    std::size_t priced = 0;
+    int status = kOk;
+    if (args.format == "csv") std::cout << hf::csv_header(sweep);
+    if (args.format == "json") std::cout << hf::json_open(sweep, strategies.size());
+    for (const hf::Strategy& s : strategies) {
+        if (interrupt.interrupted()) break;
+        hf::StrategyResult result;
+        try {
+            result = sweep.price(s);
+        } catch (const EvalError& e) {
+            progress.clear();
+            std::cerr << fmt::format("oprec sweep: {}: {}\n", hf::describe(s), describe_error(e, &program.sources));
+            status = kProblems;
+            break;
+        }
+        if (args.format == "csv") std::cout << hf::csv_rows(sweep, result);
+        else if (args.format == "json") std::cout << hf::json_strategy(sweep, result, priced == 0);
+        else fronts.push_back(hf::front_of(sweep, result));
+        ++priced;
+        progress.update(priced);
+    }
+    progress.clear();
+    const bool interrupted = priced < strategies.size() && interrupt.interrupted();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (args.format == "json") {
+        std::cout << hf::json_close(priced, interrupted);
+    } else if (args.format == "table") {
+        const SweepTableInfo info{args.config, strategies.size(), interrupted, seconds, budget};
+        std::cout << sweep_table(sweep, grid, fronts, info);
+    }
+    std::cout << std::flush;
+    if (interrupted) {
+        std::cerr << fmt::format("oprec sweep: interrupted: wrote the {} of {} strategies priced\n", priced,
+                                 strategies.size());
+        return kInterrupted;
+    }
+    return status;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<SweepArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "sweep", "Price a Hugging Face model over a grid of strategies and every recompute setting");
+    cmd->add_option("config", args->config, "The model's config.json")->required();
+    add_strategy_options(*cmd, args->strategy, /*lists=*/true);
+    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--format", args->format, "table (the Pareto fronts), csv or json (every setting)")
+        ->check(CLI::IsMember({"table", "csv", "json"}));
+    cmd->add_option("--budget", args->budget, "Activation memory for all layers, e.g. 40GiB: the table shows what fits");
+    cmd->add_flag("--progress", args->progress, "Show the progress bar even when standard error is not a terminal");
+    cmd->add_flag("--no-progress", args->no_progress, "Never show the progress bar");
+    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace oprec::cli

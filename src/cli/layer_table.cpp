@@ -1,0 +1,97 @@
+#include "cli/layer_table.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/bytes_text.h"
+#include "value/format.h"
+#include "value/text.h"
+
+namespace oprec::cli {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+std::optional<Value> json_value(const ordered_json& j) {
+    if (j.is_object()) return std::nullopt;
+    return value_from_json(j);
+}
+
+std::string header(const LayerDoc& layer, const std::string& name) {
+    return fmt::format("{}: {} layer, micro factor {}\n\n", name, node_kind_name(layer.context.node),
+                       layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?");
+}
+
+// The parameters of what the layer holds: a dense feed-forward, or experts and a router.
+std::string parameters(const ordered_json& doc) {
+    std::string out = "\n  parameters\n";
+    const ordered_json& params = doc["params"];
+    const bool moe = doc["slots"].contains("routed") && doc["slots"]["routed"]["held"] == true;
+    std::vector<std::pair<const char*, const char*>> shown{{"attention", "attn"}};
+    if (moe) {
+        shown.insert(shown.end(), {{"routed experts", "routed_expert"}, {"shared experts", "shared_expert"}, {"router", "router"}});
+    } else {
+        shown.push_back({"feed-forward", "ffn"});
+    }
+    shown.push_back({"norms", "norm"});
+    for (const auto& [label, key] : shown) out += fmt::format("  {:<23} {:>22}\n", label, bytes_cell(params[key]));
+    out += fmt::format("\n  kv_shards {}, gathered K/V {} bytes per token, head width {}\n", bytes_cell(doc["kv_shards"]),
+                       bytes_cell(doc["gathered_kv_bytes"]), bytes_cell(doc["head_dim"]));
+    return out;
+}
+
+}  // namespace
+
+std::string bytes_cell(const ordered_json& j) {
+    if (j.is_object() && j.contains("error")) return "error: " + j["error"]["kind"].get<std::string>();
+    auto v = json_value(j);
+    return v ? exact_bytes(*v) : j.dump();
+}
+
+std::string human_cell(const ordered_json& j) {
+    auto v = json_value(j);
+    return v ? human_bytes(v->as_double()) : "";
+}
+
+std::string layer_table(const ordered_json& doc, const LayerDoc& layer, const std::string& name) {
+    std::string out = header(layer, name);
+    out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "part", "slot", "bytes", "");
+    const ordered_json& parts = doc["parts"];
+    double layer_total = 0;
+    bool have_total = parts.is_object() && !parts.contains("error");
+    const ordered_json priced_parts = have_total ? parts : ordered_json::object();
+    for (const auto& [part, part_bytes] : priced_parts.items()) {
+        bool first = true;
+        for (const auto& [slot, s] : doc["slots"].items()) {
+            if (s["part"] != part || s["held"] != true) continue;
+            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", first ? part : "", slot, bytes_cell(s["bytes"]),
+                               human_cell(s["bytes"]));
+            first = false;
+        }
+        out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", "= " + part, bytes_cell(part_bytes), human_cell(part_bytes));
+        if (auto v = json_value(part_bytes)) layer_total += v->as_double();
+    }
+    if (!have_total) out += fmt::format("  the layer could not be priced: {}\n", parts["error"]["message"].get<std::string>());
+    else out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(Value::real(layer_total)), human_bytes(layer_total));
+    if (doc.contains("only")) {
+        out += "\n  priced alone:\n";
+        for (const auto& [slot, bytes] : doc["only"].items())
+            out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", slot, bytes_cell(bytes), human_cell(bytes));
+    }
+    return out + parameters(doc);
+}
+
+std::string full_recompute_table(const ordered_json& doc, const LayerDoc& layer, const std::string& name,
+                                 Value input_bytes) {
+    std::string out = header(layer, name);
+    out += "  full recompute: the layer keeps only its input and recomputes the rest in the backward\n";
+    out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer (its input)", exact_bytes(input_bytes),
+                       human_bytes(input_bytes.as_double()));
+    return out + parameters(doc);
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,103 @@
+#include "cli/strategy_options.h"
+
+#include <charconv>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "value/text.h"
+
+namespace oprec::cli {
+
+namespace {
+
+// "1,2,4" and repeated options alike: CLI11 splits at commas; empty pieces are errors.
+template <class T, class Parse>
+std::vector<T> values(const std::vector<std::string>& texts, const char* option, std::vector<T> fallback, Parse parse) {
+    if (texts.empty()) return fallback;
+    std::vector<T> out;
+    for (const std::string& t : texts) {
+        if (t.empty()) throw std::invalid_argument(fmt::format("--{}: an empty value", option));
+        out.push_back(parse(t));
+    }
+    return out;
+}
+
+std::int64_t whole(const std::string& text, const char* option) {
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < 1)
+        throw std::invalid_argument(fmt::format("--{} {}: expected a whole number, at least 1", option, text));
+    return v;
+}
+
+std::vector<bool> both_ways(bool on, bool off, bool fallback) {
+    if (on && off) return {true, false};
+    if (on) return {true};
+    if (off) return {false};
+    return {fallback};
+}
+
+}  // namespace
+
+void add_strategy_options(CLI::App& cmd, StrategyOptions& o, bool lists) {
+    auto list = [&](const char* name, std::vector<std::string>& into, const std::string& help,
+                    const char* example = "1,2,4") {
+        CLI::Option* opt = cmd.add_option(name, into, help + (lists ? fmt::format(" (a list: {})", example) : ""));
+        opt->delimiter(',');
+        return opt;
+    };
+    list("--tp", o.tp, "Tensor-parallel degree (default 1)");
+    list("--cp", o.cp, "Context-parallel degree (default 1)");
+    list("--cp-algo", o.cp_algo, "Context-parallel algorithm: ring, ulysses or hybrid (default ring)", "ring,ulysses");
+    cmd.add_flag("--sp", o.sp, "Sequence parallelism on (the default)");
+    cmd.add_flag("--no-sp", o.no_sp, "Sequence parallelism off");
+    list("--ep", o.ep, "Expert-parallel degree (default 1)");
+    list("--etp", o.etp, "Expert tensor-parallel degree (default 1)");
+    list("--mbs", o.mbs, "Micro-batch size, in sequences (default 1)");
+    list("--seq", o.seq, "Sequence length (default: the model's max_position_embeddings, else 4096)",
+         "4096,32768");
+    list("--dtype", o.dtype, "Activation dtype: bf16, fp16 or fp32 (default: the model's torch_dtype, else bf16)",
+         "bf16,fp32");
+    cmd.add_flag("--flash-attention", o.flash_attention, "Flash attention on (the default)");
+    cmd.add_flag("--no-flash-attention", o.no_flash_attention, "Flash attention off");
+    cmd.add_flag("--param-casts", o.param_casts, "Keep cast copies of the weights beside the matmuls (default: none)");
+    if (lists) cmd.add_flag("--no-param-casts", o.no_param_casts, "No cast copies (the default)");
+    list("--micro-factor", o.micro_factor, "Micro-batches whose activations the stage holds at its peak (default 1)");
+    cmd.add_option("--family", o.family, "Price with this op profile, not the one the model's name chooses");
+    cmd.add_option("--profiles", o.profiles, "The op profiles (default: the standard library's profiles.rec)");
+}
+
+hf::Grid parse_grid(const StrategyOptions& o) {
+    hf::Grid g;
+    auto ints = [](const char* option) { return [option](const std::string& t) { return whole(t, option); }; };
+    g.tp = values<std::int64_t>(o.tp, "tp", g.tp, ints("tp"));
+    g.cp = values<std::int64_t>(o.cp, "cp", g.cp, ints("cp"));
+    g.cp_algo = values<CpAlgo>(o.cp_algo, "cp-algo", g.cp_algo, [](const std::string& t) {
+        auto a = hf::parse_cp_option(t);
+        if (!a) throw std::invalid_argument(fmt::format("--cp-algo {}: expected ring, ulysses or hybrid", t));
+        return *a;
+    });
+    g.sp = both_ways(o.sp, o.no_sp, true);
+    g.ep = values<std::int64_t>(o.ep, "ep", g.ep, ints("ep"));
+    g.etp = values<std::int64_t>(o.etp, "etp", g.etp, ints("etp"));
+    g.mbs = values<std::int64_t>(o.mbs, "mbs", g.mbs, ints("mbs"));
+    g.seq = values<std::optional<std::int64_t>>(o.seq, "seq", g.seq,
+                                                [](const std::string& t) { return std::optional(whole(t, "seq")); });
+    g.dtype = values<std::optional<hf::Dtype>>(o.dtype, "dtype", g.dtype, [](const std::string& t) {
+        auto d = hf::parse_dtype(t);
+        if (!d) throw std::invalid_argument(fmt::format("--dtype {}: expected bf16, fp16 or fp32", t));
+        return std::optional(*d);
+    });
+    g.flash_attention = both_ways(o.flash_attention, o.no_flash_attention, true);
+    g.param_casts = both_ways(o.param_casts, o.no_param_casts, false);
+    g.micro_factor = values<Value>(o.micro_factor, "micro-factor", g.micro_factor, [](const std::string& t) {
+        auto v = parse_value_text(t);
+        if (!v || v->is_bool() || !(v->as_double() > 0))
+            throw std::invalid_argument(fmt::format("--micro-factor {}: expected a number above 0", t));
+        return *v;
+    });
+    return g;
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,52 @@
+#include "eval/slot_sums.h"
+
+#include <fmt/format.h>
+
+#include "eval/interp.h"
+
+namespace oprec {
+
+namespace {
+// As price_slot: an error raised while pricing names the slot.
+[[noreturn]] void rethrow_in(const Program& program, SlotId slot, const char* part, EvalError e) {
+    e.set_context(fmt::format("slot `{}`{}", program.slots[slot].name, part));
+    throw e;
+}
+}  // namespace
+
+SlotSums::SlotSums(const Program& program, SlotId slot, const Bindings& names) : program_(&program), slot_(slot) {
+    const SlotInfo& s = program.slots[slot];
+    Interpreter<const Bindings> interp(program.code, names);
+    elements_.reserve(s.entries.size());
+    for (const SlotEntryInfo& e : s.entries) {
+        try {
+            elements_.emplace_back(interp.run(e.expr));
+        } catch (EvalError& err) {
+            err.set_context(fmt::format("slot `{}`", s.name));
+            elements_.emplace_back(std::move(err));
+        }
+    }
+}
+
+Value SlotSums::price(const KeepMask& keep, const Bindings& names) const {
+    const SlotInfo& s = program_->slots[slot_];
+    // Python's sum(): an int 0 to start, then each kept entry in order.
+    Value total = Value::integer(0);
+    for (std::size_t i = 0; i < s.entries.size(); ++i) {
+        if (!keep[s.entries[i].record]) continue;
+        if (const auto* err = std::get_if<EvalError>(&elements_[i])) throw *err;
+        try {
+            total = py::add(total, std::get<Value>(elements_[i]));
+        } catch (EvalError& e) {
+            rethrow_in(*program_, slot_, "", std::move(e));
+        }
+    }
+    Interpreter<const Bindings> interp(program_->code, names);
+    try {
+        return interp.run(s.formula, total);
+    } catch (EvalError& e) {
+        rethrow_in(*program_, slot_, " formula", std::move(e));
+    }
+}
+
+}  // namespace oprec

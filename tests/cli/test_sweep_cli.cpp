@@ -1,0 +1,303 @@
+// The `oprec` command on Hugging Face configs: `oprec eval --hf` on the
+// bundled examples (the worked numbers of the domain note §2.4), its errors
+// (exit 2, naming the key), and `oprec sweep`: CSV, JSON, the Pareto table,
+// the budget, and Ctrl-C writing out what was priced.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExamples = OPREC_TEST_DATA "/../examples/hf/";
+
+struct Run {
+    int status = -1;
+    std::string out;
+};
+
+// Runs `oprec ARGS` through the shell; `err` picks up standard error too.
+Run oprec(const std::string& args, bool err = false) {
+    const std::string cmd = std::string(OPREC_BINARY) + " " + args + (err ? " 2>&1" : " 2>/dev/null");
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    Run r;
+    char buf[4096];
+    std::size_t n = 0;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A file in a fresh temporary folder, removed with it.
+struct TempDir {
+    fs::path dir;
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "oprec-sweep-XXXXXX").string();
+        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+        dir = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    }
+};
+
+const char* kWorked = "--tp 4 --cp 2 --mbs 1 --seq 4096 --dtype bf16";
+
+}  // namespace
+
+TEST_CASE("oprec eval --hf prices the bundled models' worked layers", "[cli][hf]") {
+    auto total = [](const std::string& args) {
+        const Run r = oprec("eval --hf " + args);
+        INFO(r.out);
+        CHECK(r.status == 0);
+        return r.out;
+    };
+    const std::string llama = total(kExamples + "llama-2-7b.json " + kWorked);
+    CHECK(has(llama, "(profile default)"));
+    CHECK(has(llama, "qkv                      21,233,664"));
+    CHECK(has(llama, "layer                               96,993,280    92.50 MiB"));
+    CHECK(has(total(kExamples + "mixtral-8x7b.json " + kWorked), "layer                              147,081,216"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --kind dense " + kWorked), "layer                              291,373,056"));
+    const std::string moe = total(kExamples + "deepseek-v3.json " + kWorked);  // the default kind: moe
+    CHECK(has(moe, "layer 3 (moe)"));
+    CHECK(has(moe, "routed         109,051,903.99999999"));
+    CHECK(has(moe, "layer                              357,965,824"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --layer 2 " + kWorked), "layer 2 (dense)"));
+
+    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kWorked), "96,993,280") == false);
+    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kWorked), "layer                               56,360,960"));
+    CHECK(has(total(kExamples + "mixtral-8x7b.json --recompute selective " + kWorked), "88,360,960"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --kind dense --recompute selective " + kWorked), "230,555,648"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective " + kWorked), "297,148,416"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective --switch attUp=0 " + kWorked),
+              "qkv                      36,569,088"));
+    CHECK(has(total(kExamples + "llama-2-7b.json --cp-algo ulysses " + kWorked), "qkv                      12,845,056"));
+    CHECK(has(total(kExamples + "mixtral-8x7b.json --cp-algo ulysses " + kWorked), "qkv                       6,553,600"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --cp-algo ulysses " + kWorked), "qkv                     111,476,736"));
+    CHECK(has(total(kExamples + "llama-2-7b.json --no-sp " + kWorked), "proj                     16,777,216"));
+    CHECK(has(total(kExamples + "llama-2-7b.json --param-casts " + kWorked), "160,169,984"));
+    CHECK(has(total(kExamples + "mixtral-8x7b.json --param-casts " + kWorked), "251,938,816"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --param-casts " + kWorked), "599,793,664"));
+    const std::string full = total(kExamples + "llama-2-7b.json --recompute full " + kWorked);
+    CHECK(has(full, "FULL_REC_LAYER"));
+    CHECK(has(full, "layer (its input)                   33,554,432"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute full " + kWorked), "58,720,256"));
+    const std::string qwen = total(kExamples + "qwen3-8b.json " + kWorked);
+    CHECK(has(qwen, "(profile qwen)"));
+    CHECK(has(qwen, "norm                     27,262,976"));
+    CHECK(has(qwen, "layer                               98,828,288"));
+}
+
+TEST_CASE("oprec eval --hf --format json and --show-layer", "[cli][hf]") {
+    const Run r = oprec("eval --hf " + kExamples + "mixtral-8x7b.json --format json " + kWorked);
+    REQUIRE(r.status == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["model"]["family"] == "mixtral");
+    CHECK(doc["model"]["kind"] == "decoder");
+    CHECK(doc["strategy"]["tp"] == 4);
+    CHECK(doc["report"]["slots"]["routed"]["bytes"].get<double>() == 96468992.0);
+    CHECK(doc["layer_doc"]["fields"]["n_exp"] == 8);
+
+    TempDir tmp;
+    const Run shown = oprec("eval --hf " + kExamples + "deepseek-v3.json --show-layer --recompute selective " + kWorked);
+    REQUIRE(shown.status == 0);
+    const std::string path = tmp.write("layer.json", shown.out);
+    const Run again = oprec("eval " + path);
+    CHECK(again.status == 0);
+    CHECK(has(again.out, "SEL_REC_LAYER"));
+    CHECK(has(again.out, "layer                              297,148,416"));
+}
+
+TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cli][hf][errors]") {
+    TempDir tmp;
+    auto fails = [&](const std::string& json, const std::string& args, const std::string& named) {
+        const std::string path = tmp.write("config.json", json);
+        const Run r = oprec("eval --hf " + path + " " + args, true);
+        INFO(r.out);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, named));
+    };
+    const std::string llama = R"("model_type": "llama", "num_hidden_layers": 2, "intermediate_size": 128)";
+    fails("{" + llama + R"(, "num_attention_heads": 32})", "", "missing key `hidden_size`");
+    fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": 30})", "",
+          "`num_attention_heads` (30) does not divide `hidden_size` (4096)");
+    fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": 32})", "--tp 3",
+          "--tp 3: does not divide the heads, `num_attention_heads` = 32");
+    fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": -32})", "", "`num_attention_heads` is -32");
+    fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": "long"})", "",
+          "`max_position_embeddings` is \"long\": expected a whole number");
+    fails("{\"hidden_size\": 4096,", "", "invalid JSON");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--tp 1,2", "use `oprec sweep` for a grid");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--kind moe", "has no moe layer");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--layer 0 --kind decoder", "give one");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp-algo spiral", "--cp-algo spiral");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--family llama3", "no such profile");
+    CHECK(oprec("eval --hf " + tmp.dir.string() + "/absent.json").status == 2);
+}
+
+TEST_CASE("oprec sweep --format csv: a row per strategy and setting", "[cli][sweep]") {
+    const Run r = oprec("sweep " + kExamples + "deepseek-v3.json --tp 2,4 --cp 2 --seq 4096 --format csv");
+    REQUIRE(r.status == 0);
+    std::istringstream lines(r.out);
+    std::string header, line;
+    std::getline(lines, header);
+    CHECK(header ==
+          "tp,cp,cp_algo,sp,ep,etp,mbs,seq,dtype,flash_attention,param_casts,micro_factor,setting,recomputed,"
+          "n_recomputed,dense_bytes,moe_bytes,model_bytes,skipped");
+    std::size_t rows = 0;
+    bool plain_found = false, rule_found = false;
+    while (std::getline(lines, line)) {
+        ++rows;
+        CHECK(std::count(line.begin(), line.end(), ',') == std::count(header.begin(), header.end(), ','));
+        if (line.rfind("4,2,ring,on,1,1,1,4096,bf16,on,off,1,plain,,0,", 0) == 0) {
+            plain_found = true;
+            CHECK(has(line, ",291373056.0,357965824.0,"));
+        }
+        if (has(line, "4,2,ring,on,1,1,1,4096,bf16,on,off,1,selective,headCast+dropout+softmax+normOp+gather+ffAct,6,")) {
+            rule_found = true;
+            CHECK(has(line, ",230555648.0,297148416.0,"));
+        }
+    }
+    CHECK(rows == 2 * 258);
+    CHECK(plain_found);
+    CHECK(rule_found);
+}
+
+TEST_CASE("oprec sweep --format json: 64 strategies of DeepSeek-V3, every setting", "[cli][sweep]") {
+    const Run r = oprec("sweep " + kExamples +
+                        "deepseek-v3.json --tp 1,2,4,8 --cp 1,2 --cp-algo ring,ulysses --seq 4096,32768 --mbs 1,2 "
+                        "--format json");
+    REQUIRE(r.status == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["planned"] == 64);
+    CHECK(doc["priced"] == 64);
+    CHECK(doc["interrupted"] == false);
+    CHECK(doc["settings"].size() == 258);
+    REQUIRE(doc["strategies"].size() == 64);
+    for (const auto& s : doc["strategies"]) {
+        CHECK(s["bytes"]["moe"].size() == 258);
+        CHECK(s["model_bytes"].size() == 258);
+    }
+}
+
+TEST_CASE("oprec sweep: the Pareto table and the budget", "[cli][sweep]") {
+    const Run plain = oprec("sweep " + kExamples + "llama-2-7b.json --tp 4,8 --cp 2 --seq 4096");
+    REQUIRE(plain.status == 0);
+    CHECK(has(plain.out, "Pareto front"));
+    CHECK(has(plain.out, "2 strategies x 258 recompute settings"));
+    CHECK(has(plain.out, "decoder/layer"));
+    CHECK(has(plain.out, "| none"));
+    CHECK(has(plain.out, "| full"));
+
+    const Run budget = oprec("sweep " + kExamples + "deepseek-v3.json --tp 4,8 --cp 1,2 --seq 4096,32768 --budget 40GiB");
+    REQUIRE(budget.status == 0);
+    CHECK(has(budget.out, "against the budget of 40.00 GiB"));
+    CHECK(has(budget.out, "8 of 8 strategies fit"));
+    const Run tight = oprec("sweep " + kExamples + "deepseek-v3.json --tp 1 --seq 32768 --budget 1GiB");
+    CHECK(has(tight.out, "no strategy fits"));
+    CHECK(has(tight.out, "nothing fits: the least is"));
+    CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --budget lots").status == 2);
+    const Run skipped = oprec("sweep " + kExamples + "llama-2-7b.json --tp 3,4");
+    CHECK(skipped.status == 0);
+    CHECK(has(skipped.out, "skipped: --tp 3"));
+}
+
+namespace {
+
+// Starts `oprec ARGS...` with standard output to `out`; returns its pid.
+pid_t spawn_oprec(const std::vector<std::string>& args, const std::string& out) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    std::vector<std::string> all{OPREC_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, OPREC_BINARY, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    REQUIRE(rc == 0);
+    return pid;
+}
+
+std::string seq_list() {
+    std::string out;
+    for (int s = 1024; s <= 65536; s += 1024) out += (out.empty() ? "" : ",") + std::to_string(s);
+    return out;
+}
+
+// Interrupts a sweep of 16,384 strategies once it has written something;
+// returns its exit code and output.
+Run interrupted_sweep(const std::string& format) {
+    TempDir tmp;
+    const std::string out = (tmp.dir / ("out." + format)).string();
+    const pid_t pid = spawn_oprec({"sweep", kExamples + "deepseek-v3.json", "--tp", "1,2,4,8", "--cp", "1,2,4,8", "--seq",
+                                   seq_list(), "--mbs", "1,2,3,4", "--micro-factor", "1,2,3,4", "--format", format},
+                                  out);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::error_code ec;
+    while (std::chrono::steady_clock::now() < deadline && (!fs::exists(out, ec) || fs::file_size(out, ec) < 100000))
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    Run r;
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(out);
+    std::ostringstream text;
+    text << in.rdbuf();
+    r.out = text.str();
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("Ctrl-C stops a sweep and writes out what was priced", "[cli][sweep][signal]") {
+    SECTION("json: still a whole document, marked interrupted") {
+        const Run r = interrupted_sweep("json");
+        CHECK(r.status == 130);
+        const auto doc = nlohmann::json::parse(r.out);
+        CHECK(doc["interrupted"] == true);
+        CHECK(doc["planned"] == 16384);
+        CHECK(doc["priced"].get<int>() > 0);
+        CHECK(doc["priced"].get<int>() < 16384);
+        CHECK(doc["strategies"].size() == doc["priced"].get<std::size_t>());
+    }
+    SECTION("csv: whole rows only, every setting of each strategy priced") {
+        const Run r = interrupted_sweep("csv");
+        CHECK(r.status == 130);
+        REQUIRE_FALSE(r.out.empty());
+        CHECK(r.out.back() == '\n');
+        const auto rows = static_cast<std::size_t>(std::count(r.out.begin(), r.out.end(), '\n')) - 1;
+        CHECK(rows > 0);
+        CHECK(rows % 258 == 0);
+        CHECK(rows < 16384u * 258u);
+    }
+}
