@@ -161,7 +161,7 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
 }
 
 ast::SettingDecl AstBuilder::setting(bool model, antlr4::Token* keyword, P::NameContext* name, P::ExprContext* value) {
-    return {model, ident(name), expr(value), span(keyword)};
+    return {model, ident(name), group(value), span(keyword)};
 }
 
 ast::ProfileDecl AstBuilder::profile(P::ProfileDeclContext* ctx) {
