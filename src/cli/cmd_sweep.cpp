@@ -3,6 +3,8 @@
 // strategy's Pareto front of memory against ops recomputed.
 #include <chrono>
 #include <csignal>
+#include <cstdint>
+#include <stdexcept>
 #include <iostream>
 #include <unistd.h>
 
@@ -83,6 +85,10 @@ struct SweepArgs {
     bool no_progress = false;
 };
 
+// A grid beyond this is a typing slip, not a sweep: ten million strategies
+// already hold 2.6 billion settings.
+constexpr std::size_t kMaxStrategies = 10'000'000;
+
 // 130: the shell's code for a run stopped by SIGINT.
 constexpr int kInterrupted = 130;
 
@@ -112,6 +118,11 @@ int run(const SweepArgs& args) {
     hf::Grid grid;
     try {
         grid = parse_grid(args.strategy);
+        if (grid.size() > kMaxStrategies)
+            throw std::invalid_argument(fmt::format("the grid has {} strategies: at most {} in one sweep",
+                                                    grid.size() == SIZE_MAX ? std::string("more than 2^64")
+                                                                            : std::to_string(grid.size()),
+                                                    kMaxStrategies));
         const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
         model.emplace(program, hf::HfConfig::read(args.config), family);
     } catch (const std::exception& e) {  // HfError, or a bad option value

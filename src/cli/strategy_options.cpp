@@ -1,11 +1,13 @@
 #include "cli/strategy_options.h"
 
 #include <charconv>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "value/text.h"
+#include "value/value.h"
 
 namespace oprec::cli {
 
@@ -92,7 +94,11 @@ hf::Grid parse_grid(const StrategyOptions& o) {
     g.flash_attention = both_ways(o.flash_attention, o.no_flash_attention, true);
     g.param_casts = both_ways(o.param_casts, o.no_param_casts, false);
     g.micro_factor = values<Value>(o.micro_factor, "micro-factor", g.micro_factor, [](const std::string& t) {
-        auto v = parse_value_text(t);
+        std::optional<Value> v;
+        try {
+            v = parse_value_text(t);
+        } catch (const EvalError&) {  // an integer beyond 64 bits: a bad option, as any other
+        }
         if (!v || v->is_bool() || !(v->as_double() > 0))
             throw std::invalid_argument(fmt::format("--micro-factor {}: expected a number above 0", t));
         return *v;

@@ -191,9 +191,12 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
     if (heads % s.tp != 0)
         throw HfError(fmt::format("--tp {}: does not divide the heads, `{}` = {} in {}", s.tp, heads_key, heads,
                                   config_.source()));
-    if (s.cp_algo == CpAlgo::Ulysses && heads % (s.tp * s.cp) != 0)
+    std::int64_t tp_cp = 0;
+    const bool wide = __builtin_mul_overflow(s.tp, s.cp, &tp_cp);  // beyond 64 bits: divides nothing
+    if (s.cp_algo == CpAlgo::Ulysses && (wide || heads % tp_cp != 0))
         throw HfError(fmt::format("--tp {} --cp {} with Ulysses CP: tp*cp = {} does not divide the heads, `{}` = {} in {}",
-                                  s.tp, s.cp, s.tp * s.cp, heads_key, heads, config_.source()));
+                                  s.tp, s.cp, wide ? std::string("(beyond 64 bits)") : std::to_string(tp_cp),
+                                  heads_key, heads, config_.source()));
     if (experts > 1 && experts % s.ep != 0)
         throw HfError(fmt::format("--ep {}: does not divide the experts, `{}` = {} in {}", s.ep,
                                   config_.key_name("num_experts"), experts, config_.source()));
@@ -242,7 +245,7 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
         const std::int64_t n_k = c.required("linear_num_key_heads");
         const std::int64_t d_k = c.required("linear_key_head_dim");
         const std::int64_t d_v = c.required("linear_value_head_dim");
-        f.set("n_kv", py::truediv(I(n_k * d_k), I(d_v)));  // fractional where the key heads are narrower
+        f.set("n_kv", py::truediv(I(n_k) * I(d_k), I(d_v)));  // fractional where the key heads are narrower
         f.set("dh", I(d_v));
     } else {
         f.set("n_kv", I(c.count("num_key_value_heads", true).value_or(heads)));
@@ -275,7 +278,9 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
         const std::int64_t n_k = c.required("linear_num_key_heads"), d_k = c.required("linear_key_head_dim");
         const std::int64_t d_v = c.required("linear_value_head_dim"), conv = c.required("linear_conv_kernel_dim");
         f.set("attn_output_gate", B(true));
-        f.set("attn_extra_p", I(conv * (2 * n_k * d_k + heads * d_v) + 2 * h * heads + 2 * heads + d_v));
+        // Value arithmetic: an absurd config raises an overflow instead of wrapping.
+        f.set("attn_extra_p", I(conv) * (I(2) * I(n_k) * I(d_k) + I(heads) * I(d_v)) + I(2) * I(h) * I(heads) +
+                                  I(2) * I(heads) + I(d_v));
         f.set("n_qknorm", I(0));
     } else {
         f.set("attn_output_gate", B(c.flag("attn_output_gate").value_or(false)));

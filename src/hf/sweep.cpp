@@ -1,6 +1,7 @@
 #include "hf/sweep.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -11,8 +12,12 @@
 namespace oprec::hf {
 
 std::size_t Grid::size() const {
-    return tp.size() * cp.size() * cp_algo.size() * sp.size() * ep.size() * etp.size() * mbs.size() * seq.size() *
-           dtype.size() * flash_attention.size() * param_casts.size() * micro_factor.size();
+    // Saturating: a product beyond size_t says "too many", never a small wrapped count.
+    std::size_t n = 1;
+    for (std::size_t k : {tp.size(), cp.size(), cp_algo.size(), sp.size(), ep.size(), etp.size(), mbs.size(), seq.size(),
+                          dtype.size(), flash_attention.size(), param_casts.size(), micro_factor.size()})
+        if (__builtin_mul_overflow(n, k, &n)) return SIZE_MAX;
+    return n;
 }
 
 std::vector<Strategy> Grid::strategies() const {

@@ -227,6 +227,17 @@ TEST_CASE("oprec sweep: the Pareto table and the budget", "[cli][sweep]") {
     CHECK(has(skipped.out, "skipped: --tp 3"));
 }
 
+TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before pricing", "[cli][sweep][errors]") {
+    std::string thousand;
+    for (int i = 1; i <= 1000; ++i) thousand += (i == 1 ? "" : ",") + std::to_string(i);
+    const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --mbs " + thousand + " --seq " + thousand +
+                            " --micro-factor 1,2,3,4,5,6,7,8,9,10,11",
+                        true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "the grid has 11000000 strategies: at most 10000000 in one sweep"));
+    CHECK_FALSE(has(r.out, "Pareto"));
+}
+
 namespace {
 
 // Starts `oprec ARGS...` with standard output to `out`; returns its pid.
