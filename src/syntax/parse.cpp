@@ -18,6 +18,10 @@ namespace oprec {
 namespace {
 
 using oprec_gen::RecLexer;
+
+// Characters the language does not have: past this many, a file is not
+// records (binary data, say), and reading on would only repeat the error.
+constexpr std::size_t kMaxJunk = 1000;
 using oprec_gen::RecParser;
 
 // Invalid UTF-8 would make ANTLR's input stream throw: report the first bad
@@ -74,7 +78,6 @@ public:
     void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* token, std::size_t line, std::size_t col,
                      const std::string& msg, std::exception_ptr) override {
         ++count;
-        if (out_.size() > 100) return;  // a binary file would give thousands
         std::uint32_t len = 1;
         if (token != nullptr && token->getType() != antlr4::Token::EOF && token->getType() != newline_type_) {
             std::size_t n = token->getStopIndex() >= token->getStartIndex()
@@ -92,9 +95,15 @@ public:
         // A line that ends inside a formula: the usual cause is a wrapped formula.
         if (token != nullptr && token->getType() == newline_type_ && in_formula(recognizer))
             d.notes.push_back({{}, "a formula continues on the next line only inside parentheses"});
+        // A binary file would give one per byte: stop the parse (and the
+        // lexing, which goes as far as the parse asks) after a hundred.
+        if (count == kMaxSyntaxErrors)
+            d.notes.push_back({{}, fmt::format("stopped after {} syntax errors", kMaxSyntaxErrors)});
         out_.push_back(std::move(d));
+        if (count == kMaxSyntaxErrors) throw antlr4::ParseCancellationException();
     }
 
+    static constexpr int kMaxSyntaxErrors = 100;
     int count = 0;
 
 private:
@@ -174,7 +183,7 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     {
         RecLexer lexer(&input);
         lexer.removeErrorListeners();
-        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting);
+        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
         antlr4::UnbufferedTokenStream tokens(&filter);
         RecParser parser(&tokens);
         parser.removeErrorListeners();
@@ -194,7 +203,7 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     input.reset();
     RecLexer lexer(&input);
     lexer.removeErrorListeners();
-    TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting);
+    TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
     antlr4::CommonTokenStream tokens(&filter);
     RecParser parser(&tokens);
     parser.removeErrorListeners();
@@ -202,10 +211,19 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     SyntaxErrors listener(file, syntax, RecLexer::NEWLINE);
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
     parser.addErrorListener(&listener);
-    auto* tree = (parser.*rule)();
+    decltype((parser.*rule)()) tree = nullptr;
+    try {
+        tree = (parser.*rule)();
+    } catch (const antlr4::ParseCancellationException&) {
+        tree = nullptr;  // too many errors: those found are reported
+    }
     if (bracket_errors(filter)) return;
     if (listener.count > 0 || tree == nullptr) {
         diags.insert(diags.end(), syntax.begin(), syntax.end());
+        if (const auto& stop = filter.junk_stop())
+            diags.push_back({Severity::Error, "E0001", span_of(*stop),
+                             fmt::format("syntax error: more than {} characters the language does not have; "
+                                         "stopped reading here", kMaxJunk), {}, {}});
         return;
     }
     build(tree);

@@ -10,8 +10,9 @@ bool is_one_of(std::size_t type, const std::vector<std::size_t>& types) {
 }
 }  // namespace
 
-TokenFilter::TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth)
-    : lexer_(lexer), newline_type_(newline_type), max_depth_(max_depth) {
+TokenFilter::TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth, std::size_t junk_type,
+                         std::size_t max_junk)
+    : lexer_(lexer), newline_type_(newline_type), max_depth_(max_depth), junk_type_(junk_type), max_junk_(max_junk) {
     // The brackets' token types, found once: comparing a type is much cheaper
     // than getting each token's text.
     const auto& vocabulary = lexer.getVocabulary();
@@ -29,6 +30,13 @@ std::unique_ptr<antlr4::Token> TokenFilter::nextToken() {
         // Comments: the parser never sees them (the linter reads them from the text).
         if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
         const std::size_t type = token->getType();
+        if (type == junk_type_ && ++junk_ > max_junk_) {
+            if (!junk_stop_) junk_stop_ = Open{token->getLine(), token->getCharPositionInLine(), '?'};
+            return lexer_.getTokenFactory()->create({&lexer_, lexer_.getInputStream()}, antlr4::Token::EOF, "<EOF>",
+                                                    antlr4::Token::DEFAULT_CHANNEL, token->getStartIndex(),
+                                                    token->getStartIndex(), token->getLine(),
+                                                    token->getCharPositionInLine());
+        }
         if (is_one_of(type, open_types_)) {
             Open open{token->getLine(), token->getCharPositionInLine(), token->getText()[0]};
             if (static_cast<int>(open_.size()) >= max_depth_) {

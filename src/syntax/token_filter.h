@@ -21,7 +21,11 @@ public:
         char bracket;
     };
 
-    TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth);
+    // `junk_type`: the token of a character the language does not have; after
+    // `max_junk` of them the input ends there (binary data would otherwise
+    // make one token, and one recovery step, per byte).
+    TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth, std::size_t junk_type,
+                std::size_t max_junk);
 
     std::unique_ptr<antlr4::Token> nextToken() override;
     std::size_t getLine() const override { return lexer_.getLine(); }
@@ -34,6 +38,8 @@ public:
     const std::vector<Open>& unclosed() const { return open_; }
     // The first bracket that went deeper than the limit, if any.
     const std::optional<Open>& too_deep() const { return too_deep_; }
+    // Where the input was cut after too many characters the language does not have.
+    const std::optional<Open>& junk_stop() const { return junk_stop_; }
 
 private:
     antlr4::Lexer& lexer_;
@@ -42,6 +48,10 @@ private:
     std::vector<std::size_t> open_types_, close_types_;  // ( [ and ) ]
     std::vector<Open> open_;
     std::optional<Open> too_deep_;
+    std::size_t junk_type_;
+    std::size_t max_junk_;
+    std::size_t junk_ = 0;
+    std::optional<Open> junk_stop_;
 };
 
 }  // namespace oprec

@@ -117,6 +117,15 @@ TEST_CASE("checks E0001: a line that ends early outside a formula gets no note o
     CHECK(notes(r).empty());
 }
 
+TEST_CASE("checks E0001: binary junk stops after a hundred errors, and the reading after a thousand characters", "[checks]") {
+    const LoadResult r = load(kBase + std::string(5000, '$') + "\n");
+    REQUIRE(r.diagnostics.size() >= 2);
+    CHECK(r.diagnostics.size() <= 102);
+    CHECK(lines(r).at(0) == "test.rec:13:1: error: syntax error: unexpected `$` [E0001]");
+    CHECK(r.diagnostics.back().message ==
+          "syntax error: more than 1000 characters the language does not have; stopped reading here");
+}
+
 TEST_CASE("checks E0001: an unclosed bracket is reported where it opens", "[checks]") {
     const LoadResult r = load(kBase +
                               "slot ffn in ffn {\n"
