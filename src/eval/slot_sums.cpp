@@ -30,10 +30,20 @@ SlotSums::SlotSums(const Program& program, SlotId slot, const Bindings& names) :
 
 Value SlotSums::price(const KeepMask& keep, const Bindings& names) const {
     const SlotInfo& s = program_->slots[slot_];
+    return price_if([&](std::size_t i) { return keep[s.entries[i].record] != 0; }, names);
+}
+
+Value SlotSums::price_entries(std::uint64_t kept, const Bindings& names) const {
+    return price_if([&](std::size_t i) { return i >= 64 || ((kept >> i) & 1u) != 0; }, names);
+}
+
+template <class Kept>
+Value SlotSums::price_if(Kept kept, const Bindings& names) const {
+    const SlotInfo& s = program_->slots[slot_];
     // Python's sum(): an int 0 to start, then each kept entry in order.
     Value total = Value::integer(0);
     for (std::size_t i = 0; i < s.entries.size(); ++i) {
-        if (!keep[s.entries[i].record]) continue;
+        if (!kept(i)) continue;
         if (const auto* err = std::get_if<EvalError>(&elements_[i])) throw *err;
         try {
             total = py::add(total, std::get<Value>(elements_[i]));

@@ -5,6 +5,7 @@
 // entry twice: what pricing all 2^n switch settings of a layer needs.
 #pragma once
 
+#include <cstdint>
 #include <variant>
 #include <vector>
 
@@ -19,11 +20,17 @@ public:
     SlotSums(const Program& program, SlotId slot, const Bindings& names);
 
     SlotId slot() const { return slot_; }
+    std::size_t entry_count() const { return elements_.size(); }
     // price_slot(program, slot, names, keep), to the bit. `names` must be the
     // bindings the elements were evaluated on.
     Value price(const KeepMask& keep, const Bindings& names) const;
+    // The same with the kept entries given by position: bit j keeps entry j.
+    Value price_entries(std::uint64_t kept, const Bindings& names) const;
 
 private:
+    template <class Kept>
+    Value price_if(Kept kept, const Bindings& names) const;
+
     const Program* program_;
     SlotId slot_;
     std::vector<std::variant<Value, EvalError>> elements_;  // by entry, in the slot's order
