@@ -50,7 +50,7 @@ ordered_json strategy_json(const hf::Strategy& s, const LayerDoc& layer) {
 void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& o) {
     cmd.add_option("--hf", o.config, "Derive the layer from a Hugging Face config.json under the strategy options");
     add_strategy_options(cmd, o.strategy, /*lists=*/false);
-    cmd.add_option("--recompute", o.recompute, "With --hf: none, selective (HyperParallel's rule: attBMM kept) or full")
+    cmd.add_option("--recompute", o.recompute, "With --hf: none, selective (the default: HyperParallel's rule, attBMM kept) or full")
         ->check(CLI::IsMember({"none", "selective", "full"}));
     cmd.add_option("--layer", o.layer, "With --hf: price layer K (from 0)");
     cmd.add_option("--kind", o.kind, "With --hf: price the first layer of this kind (dense, moe, linear_attention, ...)");

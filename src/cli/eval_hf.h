@@ -15,7 +15,7 @@ namespace oprec::cli {
 struct HfEvalOptions {
     std::string config;  // the config.json; empty: not --hf mode
     StrategyOptions strategy;
-    std::string recompute = "none";
+    std::string recompute = "selective";  // the HyperParallel parser's default
     std::int64_t layer = -1;  // -1: the first layer of the family's default kind
     std::string kind;
     bool show_layer = false;

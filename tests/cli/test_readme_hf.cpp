@@ -58,7 +58,7 @@ std::vector<std::string> words(const std::string& args) {
 
 TEST_CASE("the README's --hf and sweep examples print what it shows", "[cli][hf][readme]") {
     const std::string readme = read_readme();
-    for (const std::string args : {"eval --hf examples/hf/deepseek-v3.json --tp 4 --cp 2 --seq 4096",
+    for (const std::string args : {"eval --hf examples/hf/deepseek-v3.json --tp 4 --cp 2 --seq 4096 --recompute none",
                                    "sweep examples/hf/deepseek-v3.json --tp 4,8 --cp 1,2 --seq 4096 --budget 12GiB"}) {
         INFO(args);
         const std::string shown = shown_output(readme, args);

@@ -66,7 +66,8 @@ struct TempDir {
     }
 };
 
-const char* kWorked = "--tp 4 --cp 2 --mbs 1 --seq 4096 --dtype bf16";
+const std::string kStrategy = "--tp 4 --cp 2 --mbs 1 --seq 4096 --dtype bf16";
+const std::string kWorked = kStrategy + " --recompute none";  // the worked layers are plain
 
 }  // namespace
 
@@ -89,12 +90,14 @@ TEST_CASE("oprec eval --hf prices the bundled models' worked layers", "[cli][hf]
     CHECK(has(moe, "layer                              357,965,824"));
     CHECK(has(total(kExamples + "deepseek-v3.json --layer 2 " + kWorked), "layer 2 (dense)"));
 
-    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kWorked), "96,993,280") == false);
-    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kWorked), "layer                               56,360,960"));
-    CHECK(has(total(kExamples + "mixtral-8x7b.json --recompute selective " + kWorked), "88,360,960"));
-    CHECK(has(total(kExamples + "deepseek-v3.json --kind dense --recompute selective " + kWorked), "230,555,648"));
-    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective " + kWorked), "297,148,416"));
-    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective --switch attUp=0 " + kWorked),
+    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kStrategy), "96,993,280") == false);
+    // Selective is the default, as the HyperParallel parser's.
+    CHECK(has(total(kExamples + "llama-2-7b.json " + kStrategy), "layer                               56,360,960"));
+    CHECK(has(total(kExamples + "llama-2-7b.json --recompute selective " + kStrategy), "layer                               56,360,960"));
+    CHECK(has(total(kExamples + "mixtral-8x7b.json --recompute selective " + kStrategy), "88,360,960"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --kind dense --recompute selective " + kStrategy), "230,555,648"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective " + kStrategy), "297,148,416"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute selective --switch attUp=0 " + kStrategy),
               "qkv                      36,569,088"));
     CHECK(has(total(kExamples + "llama-2-7b.json --cp-algo ulysses " + kWorked), "qkv                      12,845,056"));
     CHECK(has(total(kExamples + "mixtral-8x7b.json --cp-algo ulysses " + kWorked), "qkv                       6,553,600"));
@@ -103,10 +106,10 @@ TEST_CASE("oprec eval --hf prices the bundled models' worked layers", "[cli][hf]
     CHECK(has(total(kExamples + "llama-2-7b.json --param-casts " + kWorked), "160,169,984"));
     CHECK(has(total(kExamples + "mixtral-8x7b.json --param-casts " + kWorked), "251,938,816"));
     CHECK(has(total(kExamples + "deepseek-v3.json --param-casts " + kWorked), "599,793,664"));
-    const std::string full = total(kExamples + "llama-2-7b.json --recompute full " + kWorked);
+    const std::string full = total(kExamples + "llama-2-7b.json --recompute full " + kStrategy);
     CHECK(has(full, "FULL_REC_LAYER"));
     CHECK(has(full, "layer (its input)                   33,554,432"));
-    CHECK(has(total(kExamples + "deepseek-v3.json --recompute full " + kWorked), "58,720,256"));
+    CHECK(has(total(kExamples + "deepseek-v3.json --recompute full " + kStrategy), "58,720,256"));
     const std::string qwen = total(kExamples + "qwen3-8b.json " + kWorked);
     CHECK(has(qwen, "(profile qwen)"));
     CHECK(has(qwen, "norm                     27,262,976"));
@@ -124,7 +127,7 @@ TEST_CASE("oprec eval --hf --format json and --show-layer", "[cli][hf]") {
     CHECK(doc["layer_doc"]["fields"]["n_exp"] == 8);
 
     TempDir tmp;
-    const Run shown = oprec("eval --hf " + kExamples + "deepseek-v3.json --show-layer --recompute selective " + kWorked);
+    const Run shown = oprec("eval --hf " + kExamples + "deepseek-v3.json --show-layer --recompute selective " + kStrategy);
     REQUIRE(shown.status == 0);
     const std::string path = tmp.write("layer.json", shown.out);
     const Run again = oprec("eval " + path);
