@@ -159,7 +159,7 @@ StrategyResult Sweep::price(const Strategy& strategy) const {
             switch (s.kind) {
             case Setting::Kind::Plain: kb.bytes.push_back(layer.total(plain)); break;
             case Setting::Kind::Full: kb.bytes.push_back(model_.full_recompute_input(doc)); break;
-            case Setting::Kind::Selective: kb.bytes.push_back(layer.total(layer.selective(s.keep_bits))); break;
+            case Setting::Kind::Selective: kb.bytes.push_back(layer.selective_total(s.keep_bits)); break;
             }
         }
         for (std::size_t i = 0; i < settings_.size(); ++i)

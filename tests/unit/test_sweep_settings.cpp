@@ -4,6 +4,8 @@
 // golden layer; and the sweep built on it: its settings, grid and fronts.
 #include <catch2/catch.hpp>
 
+#include "value/arith.h"
+
 #include <fmt/format.h>
 
 #include "eval/slot_sums.h"
@@ -156,6 +158,22 @@ TEST_CASE("LayerSettings gives layer_bytes of each of the 256 settings, bit for 
             expected_of(sel, &sw, expected, err);
             INFO("bits " << bits);
             check_parts(&expected, err, settings->selective(bits));
+            // The sweep's path: by bits, no keep mask, parts by index, and their total.
+            std::vector<Value> by_index;
+            if (err) {
+                CHECK_THROWS_AS(settings->selective_parts(bits, by_index), EvalError);
+                CHECK_THROWS_AS(settings->selective_total(bits), EvalError);
+            } else {
+                settings->selective_parts(bits, by_index);
+                REQUIRE(by_index.size() == expected.size());
+                Value sum = Value::real(0.0);
+                for (std::size_t i = 0; i < expected.size(); ++i) {
+                    CHECK(settings->part_names()[i] == expected[i].first);
+                    CHECK(same(expected[i].second, by_index[i]) == "");
+                    sum = py::add(sum, expected[i].second);
+                }
+                CHECK(same(sum, settings->selective_total(bits)) == "");
+            }
             ++priced;
         }
     }
