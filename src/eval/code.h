@@ -63,6 +63,11 @@ enum class LOp : std::uint8_t {
     // acc = consts[a] op acc, where the left operand is a constant and the
     // right one is not simple: the constant cannot fail, so it is read after.
     AddR, SubR, MulR, DivR, FloorDivR, ModR, PowR,
+    // acc = the name a op the name b, the commonest pair (`s * b`): one
+    // instruction for Load+MulN. Their nodes, for errors, are node's operands.
+    AddNN, SubNN, MulNN, DivNN, FloorDivNN, ModNN, PowNN,
+    PushL,      // push acc, then acc = the name a (b: its node): Push+Load
+    PushMulNN,  // push acc, then MulNN
     PushN,      // push the name a (b: its node)
     CmpC,       // acc = (acc cmp consts[a])
     CmpN,       // acc = (acc cmp the name a) (b: its node)

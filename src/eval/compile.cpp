@@ -198,6 +198,10 @@ public:
                 add(static_cast<LOp>(static_cast<int>(LOp::AddR) + index), id, lhs.a);
                 return true;
             }
+            if (kind == 1 && lhs.op == Op::Load) {  // name op name
+                add(static_cast<LOp>(static_cast<int>(LOp::AddNN) + index), id, lhs.a, rhs.a);
+                return true;
+            }
             if (kind == 4 && lhs.op == Op::Load) {  // the name read first, as Python does
                 add(LOp::PushN, id, lhs.a, n.a);
                 bump();
@@ -207,7 +211,10 @@ public:
                     add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
                     return true;
                 }
-                push();
+                if (!push_then(n.b)) return false;
+                add(static_cast<LOp>(base + 4), id);
+                --depth_;
+                return true;
             }
             if (!emit(n.b)) return false;
             add(static_cast<LOp>(base + 4), id);
@@ -244,8 +251,7 @@ public:
             std::vector<std::size_t> jumps;
             if (!emit(code_.lists[n.a])) return false;
             for (std::uint32_t k = 1; k < n.n; ++k) {
-                push();
-                if (!emit(code_.lists[n.a + k])) return false;
+                if (!push_then(code_.lists[n.a + k])) return false;
                 const bool last = k + 1 == n.n;
                 const std::size_t at = add(last ? LOp::CmpLast : LOp::CmpChain, id);
                 code_.instrs[at].cmp = code_.cmp_ops[n.b + k - 1];
@@ -256,19 +262,18 @@ public:
             return true;
         }
         case Op::Max: case Op::Min: {
-            for (std::uint32_t k = 0; k < n.n; ++k) {
-                if (!emit(code_.lists[n.a + k])) return false;
-                if (k + 1 < n.n) push();
-            }
+            if (!emit(code_.lists[n.a])) return false;
+            for (std::uint32_t k = 1; k < n.n; ++k)
+                if (!push_then(code_.lists[n.a + k])) return false;
             code_.instrs[add(n.op == Op::Max ? LOp::Max : LOp::Min, id)].n = n.n;
             depth_ -= n.n - 1;
             return true;
         }
         case Op::CallFn: {
-            for (std::uint32_t k = 0; k < n.n; ++k) {
-                if (!emit(code_.lists[n.a + k])) return false;
-                push();
-            }
+            if (n.n > 0 && !emit(code_.lists[n.a])) return false;
+            for (std::uint32_t k = 1; k < n.n; ++k)
+                if (!push_then(code_.lists[n.a + k])) return false;
+            if (n.n > 0) push();
             code_.instrs[add(LOp::Call, id, n.c)].n = n.n;
             depth_ -= n.n;
             return true;
@@ -290,6 +295,21 @@ private:
     void push() {
         add(LOp::Push, 0);
         bump();
+    }
+    // push(), then emit(next): a name, or a product of two names (`/ (t * cp)`),
+    // in one instruction.
+    bool push_then(NodeId next) {
+        const Node n = code_.nodes[next];
+        if (n.op == Op::Load) {
+            add(LOp::PushL, next, n.a, next);
+        } else if (n.op == Op::Mul && code_.nodes[n.a].op == Op::Load && code_.nodes[n.b].op == Op::Load) {
+            add(LOp::PushMulNN, next, code_.nodes[n.a].a, code_.nodes[n.b].a);
+        } else {
+            push();
+            return emit(next);
+        }
+        bump();
+        return true;
     }
     void bump() { max_depth_ = std::max(max_depth_, ++depth_); }
 

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <iterator>
+#include <type_traits>
 
 #include "eval/code.h"
 #include "eval/fast_arith.h"
@@ -28,7 +30,7 @@ public:
     Value run(NodeId root, Value total = Value::integer(0)) {
         total_ = total;
         const std::uint32_t start = code_.entry_of(root);
-        if (start != kNoEntry) return run_linear(start, nullptr, 0);
+        if (start != kNoEntry) return run_linear(start, nullptr, 0, total);
         return eval(root, nullptr);
     }
 
@@ -38,7 +40,7 @@ public:
         keep_ = keep;
         held_ = held;
         slot_values_ = slot_values;
-        run_linear(entry, nullptr, 0);
+        run_linear(entry, nullptr, 0, Value::integer(0));
     }
     // After a straight-line run raised: the instruction it raised at.
     std::uint32_t failed_at() const { return failed_at_; }
@@ -60,15 +62,53 @@ private:
         }
     }
 
+    // An Env with its names in one array (Bindings) is read inline by the
+    // straight-line code, through a pointer held in a register: only a name
+    // with no value goes through load(), to raise.
+    static constexpr bool kDirect = requires(const Env& env) {
+        { env.values() } -> std::convertible_to<const Value*>;
+        std::remove_const_t<Env>::kMissing;
+    };
+    const Value* direct_values() const {
+        if constexpr (kDirect) return env_.values();
+        else return nullptr;
+    }
+    // Where an instruction's name operand sits in the tree, for its error:
+    // the instruction's b (a fused name), or the lhs/rhs of its node (a NN op).
+    enum class At { B, Lhs, Rhs };
+    template <At at>
+    static NodeId node_of(const Code& code, const Instr* ip) {
+        if constexpr (at == At::B) return ip->b;
+        else if constexpr (at == At::Lhs) return code.nodes[ip->node].a;
+        else return code.nodes[ip->node].b;
+    }
+    template <At at>
+    Value fetch(const Value* names, NameId name, const Instr* ip) {
+        if constexpr (kDirect) {
+            const Value v = names[name];
+            if (v.type != std::remove_const_t<Env>::kMissing) [[likely]] return v;
+            return load_cold(name, node_of<at>(code_, ip));
+        } else {
+            return load(name, node_of<at>(code_, ip));
+        }
+    }
+#if defined(__GNUC__)
+    __attribute__((noinline, cold))
+#endif
+    Value load_cold(NameId name, NodeId node) { return load(name, node); }
+
 #if defined(__GNUC__) && !defined(__clang__)
     // Keeps GCC from merging the instructions' dispatch jumps back into one.
     __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
-    Value run_linear(std::uint32_t start, const Value* frame, std::uint32_t base) {
+    Value run_linear(std::uint32_t start, const Value* frame, std::uint32_t base, Value total) {
         const Instr* const code = code_.instrs.data();
         const Instr* ip = code + start;
         Value* const bottom = &stack_[0].v;
         Value* sp = bottom + base;  // the next free place
+        // Locals, so they stay in registers across the dispatch.
+        const Value* const consts = code_.consts.data();
+        const Value* const names = direct_values();
         Value acc;
 // Threaded dispatch where the compiler has computed goto (GCC, Clang): each
 // instruction jumps to the next from its own place, which the branch
@@ -88,6 +128,7 @@ private:
             &&L_ModC, &&L_ModN, &&L_ModP, &&L_ModT, &&L_ModS,
             &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
             &&L_AddR, &&L_SubR, &&L_MulR, &&L_DivR, &&L_FloorDivR, &&L_ModR, &&L_PowR,
+            &&L_AddNN, &&L_SubNN, &&L_MulNN, &&L_DivNN, &&L_FloorDivNN, &&L_ModNN, &&L_PowNN, &&L_PushL, &&L_PushMulNN,
             &&L_PushN, &&L_CmpC, &&L_CmpN,
             &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
             &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
@@ -111,18 +152,30 @@ private:
             {
                 {
 #endif
-                OPREC_OP(Const) acc = code_.consts[ip->a]; OPREC_NEXT();
-                OPREC_OP(Load) acc = load(ip->a, ip->b); OPREC_NEXT();
+                OPREC_OP(Const) acc = consts[ip->a]; OPREC_NEXT();
+                OPREC_OP(Load) acc = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(Param) acc = frame[ip->a]; OPREC_NEXT();
-                OPREC_OP(Total) acc = total_; OPREC_NEXT();
+                OPREC_OP(Total) acc = total; OPREC_NEXT();
                 OPREC_OP(Push) *sp++ = acc; OPREC_NEXT();
+                OPREC_OP(PushL) *sp++ = acc; acc = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
+                OPREC_OP(PushMulNN) {
+                    *sp++ = acc;
+                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip);
+                    acc = fast::mul(lhs, fetch<At::Rhs>(names, ip->b, ip));
+                    OPREC_NEXT();
+                }
 #define OPREC_BINARY(NAME, FN)                                                              \
-                OPREC_OP(NAME##C) acc = FN(acc, code_.consts[ip->a]); OPREC_NEXT();           \
-                OPREC_OP(NAME##N) acc = FN(acc, load(ip->a, ip->b)); OPREC_NEXT(); \
+                OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a]); OPREC_NEXT();                 \
+                OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip)); OPREC_NEXT(); \
                 OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                  \
-                OPREC_OP(NAME##T) acc = FN(acc, total_); OPREC_NEXT();                        \
-                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();                       \
-                OPREC_OP(NAME##R) acc = FN(code_.consts[ip->a], acc); OPREC_NEXT();
+                OPREC_OP(NAME##T) acc = FN(acc, total); OPREC_NEXT();                         \
+                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();                     \
+                OPREC_OP(NAME##R) acc = FN(consts[ip->a], acc); OPREC_NEXT();                 \
+                OPREC_OP(NAME##NN) {  /* the left name read first, as Python does */          \
+                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip);                         \
+                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip));                            \
+                    OPREC_NEXT();                                                               \
+                }
                 OPREC_BINARY(Add, fast::add)
                 OPREC_BINARY(Sub, fast::sub)
                 OPREC_BINARY(Mul, fast::mul)
@@ -131,9 +184,9 @@ private:
                 OPREC_BINARY(Mod, py::mod)
                 OPREC_BINARY(Pow, py::pow)
 #undef OPREC_BINARY
-                OPREC_OP(PushN) *sp++ = load(ip->a, ip->b); OPREC_NEXT();
-                OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, code_.consts[ip->a])); OPREC_NEXT();
-                OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, load(ip->a, ip->b))); OPREC_NEXT();
+                OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
+                OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
+                OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, fetch<At::B>(names, ip->a, ip))); OPREC_NEXT();
                 OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : py::neg(acc); OPREC_NEXT();
                 OPREC_OP(Pos) acc = py::pos(acc); OPREC_NEXT();
                 OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();
@@ -165,15 +218,17 @@ private:
                     const NodeId body = code_.fns[ip->a].body;
                     const std::uint32_t at = code_.entry_of(body);
                     const auto above = static_cast<std::uint32_t>(sp - bottom) + ip->n;
-                    if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth)
-                        acc = run_linear(at, sp, above);
-                    else
+                    if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth) {
+                        acc = run_linear(at, sp, above, total);
+                    } else {
+                        total_ = total;
                         acc = eval(body, sp);
+                    }
                     OPREC_NEXT();
                 }
                 OPREC_OP(Kept) if (!keep_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
-                OPREC_OP(ZeroTotal) total_ = Value::integer(0); OPREC_NEXT();
-                OPREC_OP(AddTotal) total_ = fast::add(total_, acc); OPREC_NEXT();
+                OPREC_OP(ZeroTotal) total = Value::integer(0); OPREC_NEXT();
+                OPREC_OP(AddTotal) total = fast::add(total, acc); OPREC_NEXT();
                 OPREC_OP(Held) held_[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
                 OPREC_OP(HeldAlways) held_[ip->a] = 1; OPREC_NEXT();
                 OPREC_OP(SkipUnlessHeld) if (!held_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();

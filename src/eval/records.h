@@ -33,12 +33,17 @@ public:
     }
     bool has(NameId name) const { return state_[name] == kSet; }
 
+    // For the interpreter to read names inline: every name's value, by
+    // NameId, kMissing's type where reading it raises (then call load).
+    const Value* values() const { return values_.data(); }
+    static constexpr auto kMissing = static_cast<ValueType>(0xff);
+
 private:
     [[noreturn]] void throw_missing(NameId name) const;
     static Value no_value();
 
     static constexpr std::uint8_t kUnset = 0, kSet = 1, kError = 2;
-    static constexpr auto kNoValue = static_cast<ValueType>(0xff);  // never a Value's type outside
+    static constexpr auto kNoValue = kMissing;  // never a Value's type outside
 
     const Program* program_;
     std::vector<Value> values_;
