@@ -68,6 +68,9 @@ enum class LOp : std::uint8_t {
     AddNN, SubNN, MulNN, DivNN, FloorDivNN, ModNN, PowNN,
     PushL,      // push acc, then acc = the name a (b: its node): Push+Load
     PushMulNN,  // push acc, then MulNN
+    // acc = consts[a] op the name b (`0.5 * h`; the name's node: node's rhs).
+    AddCN, SubCN, MulCN, DivCN, FloorDivCN, ModCN, PowCN,
+    CmpNC,      // acc = (the name a cmp consts[b]) (the name's node: node's first operand)
     PushN,      // push the name a (b: its node)
     CmpC,       // acc = (acc cmp consts[a])
     CmpN,       // acc = (acc cmp the name a) (b: its node)
@@ -79,12 +82,13 @@ enum class LOp : std::uint8_t {
     Call,       // fns[a] of the n values pushed
     // A layer's run (layer_code.h) only: b is a record or slot.
     Kept,            // unless keep[b]: jump to a
+    KeptFirst,       // unless keep[b]: total = int 0, jump to a (a slot's first entry)
     ZeroTotal,       // total = int 0
+    FirstTotal,      // total = int 0 + acc (Python's sum, its first step)
     AddTotal,        // total = total + acc (Python's sum)
     Held,            // held[a] = bool(acc)
-    HeldAlways,      // held[a] = true
     SkipUnlessHeld,  // unless held[b]: jump to a
-    StoreSlot,       // slot_values[a] = acc
+    StoreSlot,       // held[a] = true, slot_values[a] = acc (a slot with no `when` is written here alone)
     Return,
 };
 // The operand kinds of a binary LOp, in the order above.

@@ -202,6 +202,10 @@ public:
                 add(static_cast<LOp>(static_cast<int>(LOp::AddNN) + index), id, lhs.a, rhs.a);
                 return true;
             }
+            if (kind == 1 && lhs.op == Op::Const) {  // constant op name
+                add(static_cast<LOp>(static_cast<int>(LOp::AddCN) + index), id, lhs.a, rhs.a);
+                return true;
+            }
             if (kind == 4 && lhs.op == Op::Load) {  // the name read first, as Python does
                 add(LOp::PushN, id, lhs.a, n.a);
                 bump();
@@ -242,7 +246,12 @@ public:
         }
         case Op::Compare: {
             const Node last = code_.nodes[code_.lists[n.a + n.n - 1]];
-            if (n.n == 2 && (last.op == Op::Const || last.op == Op::Load)) {  // n_exp == 1
+            const Node first = code_.nodes[code_.lists[n.a]];
+            if (n.n == 2 && first.op == Op::Load && last.op == Op::Const) {  // n_exp == 1
+                code_.instrs[add(LOp::CmpNC, id, first.a, last.a)].cmp = code_.cmp_ops[n.b];
+                return true;
+            }
+            if (n.n == 2 && (last.op == Op::Const || last.op == Op::Load)) {  // dc_kv * 2 == 0
                 if (!emit(code_.lists[n.a])) return false;
                 const std::size_t at = add(last.op == Op::Const ? LOp::CmpC : LOp::CmpN, id, last.a, code_.lists[n.a + 1]);
                 code_.instrs[at].cmp = code_.cmp_ops[n.b];

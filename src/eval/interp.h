@@ -75,12 +75,13 @@ private:
     }
     // Where an instruction's name operand sits in the tree, for its error:
     // the instruction's b (a fused name), or the lhs/rhs of its node (a NN op).
-    enum class At { B, Lhs, Rhs };
+    enum class At { B, Lhs, Rhs, First };
     template <At at>
     static NodeId node_of(const Code& code, const Instr* ip) {
         if constexpr (at == At::B) return ip->b;
         else if constexpr (at == At::Lhs) return code.nodes[ip->node].a;
-        else return code.nodes[ip->node].b;
+        else if constexpr (at == At::Rhs) return code.nodes[ip->node].b;
+        else return code.lists[code.nodes[ip->node].a];  // a comparison's first operand
     }
     template <At at>
     Value fetch(const Value* names, NameId name, const Instr* ip) {
@@ -129,10 +130,11 @@ private:
             &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
             &&L_AddR, &&L_SubR, &&L_MulR, &&L_DivR, &&L_FloorDivR, &&L_ModR, &&L_PowR,
             &&L_AddNN, &&L_SubNN, &&L_MulNN, &&L_DivNN, &&L_FloorDivNN, &&L_ModNN, &&L_PowNN, &&L_PushL, &&L_PushMulNN,
+            &&L_AddCN, &&L_SubCN, &&L_MulCN, &&L_DivCN, &&L_FloorDivCN, &&L_ModCN, &&L_PowCN, &&L_CmpNC,
             &&L_PushN, &&L_CmpC, &&L_CmpN,
             &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
             &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
-            &&L_Kept, &&L_ZeroTotal, &&L_AddTotal, &&L_Held, &&L_HeldAlways, &&L_SkipUnlessHeld, &&L_StoreSlot,
+            &&L_Kept, &&L_KeptFirst, &&L_ZeroTotal, &&L_FirstTotal, &&L_AddTotal, &&L_Held, &&L_SkipUnlessHeld, &&L_StoreSlot,
             &&L_Return};
         static_assert(std::size(kLabels) == static_cast<std::size_t>(LOp::Return) + 1);
 #else
@@ -175,7 +177,8 @@ private:
                     const Value lhs = fetch<At::Lhs>(names, ip->a, ip);                         \
                     acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip));                            \
                     OPREC_NEXT();                                                               \
-                }
+                }                                                                               \
+                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip)); OPREC_NEXT();
                 OPREC_BINARY(Add, fast::add)
                 OPREC_BINARY(Sub, fast::sub)
                 OPREC_BINARY(Mul, fast::mul)
@@ -186,6 +189,11 @@ private:
 #undef OPREC_BINARY
                 OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
+                OPREC_OP(CmpNC) {
+                    const Value lhs = fetch<At::First>(names, ip->a, ip);
+                    acc = Value::boolean(fast::compare(ip->cmp, lhs, consts[ip->b]));
+                    OPREC_NEXT();
+                }
                 OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, fetch<At::B>(names, ip->a, ip))); OPREC_NEXT();
                 OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : py::neg(acc); OPREC_NEXT();
                 OPREC_OP(Pos) acc = py::pos(acc); OPREC_NEXT();
@@ -227,12 +235,21 @@ private:
                     OPREC_NEXT();
                 }
                 OPREC_OP(Kept) if (!keep_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(KeptFirst)
+                    if (!keep_[ip->b]) {
+                        total = Value::integer(0);
+                        OPREC_JUMP(ip->a);
+                    }
+                    OPREC_NEXT();
                 OPREC_OP(ZeroTotal) total = Value::integer(0); OPREC_NEXT();
+                OPREC_OP(FirstTotal) total = fast::add(Value::integer(0), acc); OPREC_NEXT();
                 OPREC_OP(AddTotal) total = fast::add(total, acc); OPREC_NEXT();
                 OPREC_OP(Held) held_[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
-                OPREC_OP(HeldAlways) held_[ip->a] = 1; OPREC_NEXT();
                 OPREC_OP(SkipUnlessHeld) if (!held_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
-                OPREC_OP(StoreSlot) slot_values_[ip->a] = acc; OPREC_NEXT();
+                OPREC_OP(StoreSlot)
+                    held_[ip->a] = 1;
+                    slot_values_[ip->a] = acc;
+                    OPREC_NEXT();
                 OPREC_OP(Return) return acc;
                 }
             }

@@ -1,6 +1,7 @@
 #include "eval/layer_code.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -52,10 +53,7 @@ LayerCode compile_layer(const Program& program) {
     // Every `when` first, in the records' order.
     for (SlotId s = 0; ok && s < program.slots.size(); ++s) {
         const SlotInfo& slot = program.slots[s];
-        if (!slot.when) {
-            emit.add(LOp::HeldAlways, s);
-            continue;
-        }
+        if (!slot.when) continue;  // held: its StoreSlot says so
         emit.region(s, LayerCode::Phase::When);
         ok = emit.inline_expr(*slot.when);
         emit.add(LOp::Held, s);
@@ -63,19 +61,23 @@ LayerCode compile_layer(const Program& program) {
     // Then each held slot.
     for (SlotId s = 0; ok && s < program.slots.size(); ++s) {
         const SlotInfo& slot = program.slots[s];
-        const std::size_t skip = emit.add(LOp::SkipUnlessHeld, 0, s);
+        const std::optional<std::size_t> skip =
+            slot.when ? std::optional(emit.add(LOp::SkipUnlessHeld, 0, s)) : std::nullopt;
         emit.region(s, LayerCode::Phase::Entries);
-        emit.add(LOp::ZeroTotal);
-        for (const SlotEntryInfo& e : slot.entries) {
-            const std::size_t dropped = emit.add(LOp::Kept, 0, e.record);
+        // Python's sum: int 0, then each kept entry; the first entry's
+        // instructions start it (KeptFirst, FirstTotal), saving a ZeroTotal.
+        if (slot.entries.empty()) emit.add(LOp::ZeroTotal);
+        for (std::size_t k = 0; k < slot.entries.size(); ++k) {
+            const SlotEntryInfo& e = slot.entries[k];
+            const std::size_t dropped = emit.add(k == 0 ? LOp::KeptFirst : LOp::Kept, 0, e.record);
             ok = ok && emit.inline_expr(e.expr);
-            emit.add(LOp::AddTotal);
+            emit.add(k == 0 ? LOp::FirstTotal : LOp::AddTotal);
             emit.land(dropped);
         }
         emit.region(s, LayerCode::Phase::Formula);
         ok = ok && emit.inline_expr(slot.formula);
         emit.add(LOp::StoreSlot, s);
-        emit.land(skip);
+        if (skip) emit.land(*skip);
     }
     emit.add(LOp::Return);
     if (ok) {
