@@ -151,6 +151,8 @@ TEST_CASE("standalone expressions run straight-line as the tree walks them", "[l
         "(a + b) / (x * b) - (a - c) / (b * x)",
         "a < x < b",
         "c - a * b // (b ** a) % (a / b)",
+        "c - (a * b) + (b * c) * (a + c)",
+        "a / (b + c) - (c + x)",
     };
     const std::vector<Value> samples = {Value::integer(0),        Value::integer(3),  Value::integer(-2),
                                         Value::real(0.5),         Value::real(-0.0),  Value::boolean(true),
@@ -176,5 +178,5 @@ TEST_CASE("standalone expressions run straight-line as the tree walks them", "[l
                     ++compared;
                 }
     }
-    CHECK(compared == 24 * 512);
+    CHECK(compared == 26 * 512);
 }
