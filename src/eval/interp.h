@@ -166,7 +166,7 @@ private:
                     acc = fast::mul(lhs, fetch<At::Rhs>(names, ip->b, ip));
                     OPREC_NEXT();
                 }
-#define OPREC_BINARY(NAME, FN)                                                              \
+#define OPREC_ARITH_OPS(NAME, FN)                                                              \
                 OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a]); OPREC_NEXT();                 \
                 OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip)); OPREC_NEXT(); \
                 OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                  \
@@ -179,14 +179,14 @@ private:
                     OPREC_NEXT();                                                               \
                 }                                                                               \
                 OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip)); OPREC_NEXT();
-                OPREC_BINARY(Add, fast::add)
-                OPREC_BINARY(Sub, fast::sub)
-                OPREC_BINARY(Mul, fast::mul)
-                OPREC_BINARY(Div, fast::truediv)
-                OPREC_BINARY(FloorDiv, py::floordiv)
-                OPREC_BINARY(Mod, py::mod)
-                OPREC_BINARY(Pow, py::pow)
-#undef OPREC_BINARY
+                OPREC_ARITH_OPS(Add, fast::add)
+                OPREC_ARITH_OPS(Sub, fast::sub)
+                OPREC_ARITH_OPS(Mul, fast::mul)
+                OPREC_ARITH_OPS(Div, fast::truediv)
+                OPREC_ARITH_OPS(FloorDiv, py::floordiv)
+                OPREC_ARITH_OPS(Mod, py::mod)
+                OPREC_ARITH_OPS(Pow, py::pow)
+#undef OPREC_ARITH_OPS
                 OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
                 OPREC_OP(CmpNC) {
