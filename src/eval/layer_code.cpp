@@ -61,8 +61,10 @@ LayerCode compile_layer(const Program& program) {
     // Then each held slot.
     for (SlotId s = 0; ok && s < program.slots.size(); ++s) {
         const SlotInfo& slot = program.slots[s];
-        const std::optional<std::size_t> skip =
-            slot.when ? std::optional(emit.add(LOp::SkipUnlessHeld, 0, s)) : std::nullopt;
+        // Only a slot with a `when` may be skipped (a plain size_t: GCC warns
+        // falsely of an optional here).
+        const bool may_skip = slot.when.has_value();
+        const std::size_t skip = may_skip ? emit.add(LOp::SkipUnlessHeld, 0, s) : 0;
         emit.region(s, LayerCode::Phase::Entries);
         // Python's sum: int 0, then each kept entry; the first entry's
         // instructions start it (KeptFirst, FirstTotal), saving a ZeroTotal.
@@ -77,7 +79,7 @@ LayerCode compile_layer(const Program& program) {
         emit.region(s, LayerCode::Phase::Formula);
         ok = ok && emit.inline_expr(slot.formula);
         emit.add(LOp::StoreSlot, s);
-        if (skip) emit.land(*skip);
+        if (may_skip) emit.land(skip);
     }
     emit.add(LOp::Return);
     if (ok) {
