@@ -140,8 +140,10 @@ private:
 #else
 #define OPREC_OP(NAME) case LOp::NAME:
 #define OPREC_DISPATCH() continue
-#define OPREC_NEXT() do { ++ip; continue; } while (0)
-#define OPREC_JUMP(TO) do { ip = code + (TO); continue; } while (0)
+// Braces, not do-while: a `continue` inside do { } while (0) would end only
+// that loop and fall through into the next case.
+#define OPREC_NEXT() { ++ip; continue; }
+#define OPREC_JUMP(TO) { ip = code + (TO); continue; }
 #endif
         // An error is placed at the instruction's node (a fused name's own
         // error was placed at the name already: the first place given stays).
