@@ -12,12 +12,15 @@ namespace oprec {
 LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& layer)
     : program_(&records.program()), names_(records.bind(layer)) {
     if (program_->switches.size() > 31) throw std::length_error("more than 31 switches: settings are numbered in 32 bits");
-    // As layer_bytes: every `when` first (layer_slots), then each held slot.
-    for (const auto& [slot, part] : records.layer_slots(layer)) {
-        const SlotId id = records.slot_id(slot);
+    // As layer_bytes: every `when` first, then each held slot (names bound once).
+    std::vector<SlotId> held;
+    for (SlotId id = 0; id < program_->slots.size(); ++id)
+        if (slot_holds(*program_, id, names_)) held.push_back(id);
+    for (const SlotId id : held) {
+        const std::string& part = program_->layer_parts[program_->slots[id].layer_part];
         auto it = std::find(parts_.begin(), parts_.end(), part);
         if (it == parts_.end()) it = parts_.insert(parts_.end(), part);
-        Held h{SlotSums(*program_, id, names_), static_cast<std::size_t>(it - parts_.begin()), 0, {}, {}, {}};
+        Held h{SlotSums(*program_, id, names_), static_cast<std::size_t>(it - parts_.begin()), 0, {}, {}};
         const auto& entries = program_->slots[id].entries;
         for (std::size_t j = 0; j < entries.size() && j < 64; ++j) {
             if (const auto& sw = program_->records[entries[j].record].switch_id)
@@ -25,26 +28,29 @@ LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& la
             else
                 h.unswitched |= std::uint64_t(1) << j;
         }
-        if (entries.size() <= kMaxTabled) {
-            const std::uint64_t ways = std::uint64_t(1) << entries.size();
-            h.prices.assign(ways, Value::real(0.0));
-            h.raises.resize(ways);
-            for (std::uint64_t kept = 0; kept < ways; ++kept) {
+        if (entries.size() <= 64 && h.switched.size() <= kMaxTabled) {
+            const std::size_t ways = std::size_t(1) << h.switched.size();
+            h.prices.resize(ways);
+            for (std::size_t index = 0; index < ways; ++index) {
+                std::uint64_t kept = h.unswitched;
+                for (std::size_t m = 0; m < h.switched.size(); ++m)
+                    if ((index >> m) & 1u) kept |= std::uint64_t(1) << h.switched[m].second;
                 try {
-                    h.prices[kept] = h.sums.price_entries(kept, names_);
-                } catch (EvalError& e) {
-                    h.raises[kept] = std::move(e);
+                    // The part sums start from 0.0: each adds the bytes as a
+                    // float, an int or a bool converted as Python converts it.
+                    h.prices[index] = h.sums.price_entries(kept, names_).as_double();
+                } catch (const EvalError&) {  // raised again, in place, by the settings that reach it
+                    h.prices.clear();
+                    break;
                 }
             }
         }
         held_.push_back(std::move(h));
     }
-}
-
-Value LayerSettings::price(const Held& h, std::uint64_t kept_entries) const {
-    if (h.prices.empty()) [[unlikely]] return h.sums.price_entries(kept_entries, names_);
-    if (h.raises[kept_entries]) [[unlikely]] throw *h.raises[kept_entries];
-    return h.prices[kept_entries];
+    by_part_.resize(parts_.size());
+    for (std::size_t i = 0; i < held_.size(); ++i) by_part_[held_[i].part].push_back(i);
+    tabled_ = parts_.size() <= kPartsOnStack &&
+              std::all_of(held_.begin(), held_.end(), [](const Held& h) { return !h.prices.empty(); });
 }
 
 std::uint64_t LayerSettings::kept_entries(const Held& h, const KeepMask& keep) const {
@@ -68,7 +74,7 @@ Named<Value> LayerSettings::parts(const KeepMask& keep) const {
     for (const std::string& p : parts_) out.emplace_back(p, Value::real(0.0));  // parts.get(part, 0.0)
     for (const Held& h : held_) {
         Value& acc = out[h.part].second;
-        acc = py::add(acc, price(h, kept_entries(h, keep)));
+        acc = py::add(acc, h.sums.price_entries(kept_entries(h, keep), names_));
     }
     return out;
 }
@@ -79,24 +85,29 @@ Value LayerSettings::total(const KeepMask& keep) const {
     return sum;
 }
 
-// The hot loop of a sweep: a table lookup per held slot, the parts summed in
-// registers (an accumulator in memory would chain every add through a store).
+// The hot loop of a sweep. Tabled: a lookup per held slot and the parts
+// summed as doubles in registers, which is Python's float addition exactly.
+// Else each slot priced on its kept entries, Python's arithmetic throughout.
 template <class Acc>
 void LayerSettings::sum_parts(std::uint32_t keep_bits, Acc& acc) const {
-    for (std::size_t k = 0; k < parts_.size(); ++k) acc[k] = Value::real(0.0);  // parts.get(part, 0.0)
-    for (const Held& h : held_) {
-        const std::uint64_t kept = kept_entries(h, keep_bits);
-        const Value bytes = h.prices.empty() || h.raises[kept] ? price(h, kept) : h.prices[kept];
-        acc[h.part] = fast::add(acc[h.part], bytes);
+    if (tabled_) {
+        // A part at a time, its sum in a register: the same additions in the
+        // same order as slot by slot (a part's slots keep their order).
+        for (std::size_t k = 0; k < parts_.size(); ++k) {
+            double sum = 0.0;  // parts.get(part, 0.0)
+            for (const std::size_t i : by_part_[k]) sum += held_[i].prices[table_index(held_[i], keep_bits)];
+            acc[k] = Value::real(sum);
+        }
+        return;
     }
+    for (std::size_t k = 0; k < parts_.size(); ++k) acc[k] = Value::real(0.0);
+    for (const Held& h : held_)
+        acc[h.part] = fast::add(acc[h.part], h.sums.price_entries(kept_entries(h, keep_bits), names_));
 }
 
 void LayerSettings::selective_parts(std::uint32_t keep_bits, std::vector<Value>& out) const {
     out.resize(parts_.size());
-    if (parts_.size() > kPartsOnStack) return sum_parts(keep_bits, out);
-    std::array<Value, kPartsOnStack> acc;
-    sum_parts(keep_bits, acc);
-    std::copy(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(parts_.size()), out.begin());
+    sum_parts(keep_bits, out);
 }
 
 Value LayerSettings::selective_total(std::uint32_t keep_bits) const {

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,7 +42,7 @@ public:
     const std::vector<std::string>& part_names() const { return parts_; }
 
 private:
-    // Slots with more entries than this are priced per setting, not tabled.
+    // Slots with more switched entries than this are priced per setting.
     static constexpr std::size_t kMaxTabled = 10;
     // Layers with at most this many parts sum them on the stack.
     static constexpr std::size_t kPartsOnStack = 8;
@@ -53,14 +52,12 @@ private:
         std::size_t part;                // index into parts_
         std::uint64_t unswitched = 0;    // entries whose record has no switch: kept in every selective setting
         std::vector<std::pair<std::uint32_t, std::uint32_t>> switched;  // (switch, entry) for the others
-        // By kept entries (bit j: entry j): the slot's price, or where it
-        // raises, the error (raised only by a setting that keeps what raises).
-        // Empty: too many entries to table; priced per setting.
-        std::vector<Value> prices;
-        std::vector<std::optional<EvalError>> raises;
+        // By the setting of the slot's own switches (bit m: switched[m]'s
+        // switch on): the slot's bytes as the part sums add them, a float.
+        // Empty: not tabled (too many switches, or a setting that raises).
+        std::vector<double> prices;
     };
 
-    Value price(const Held& h, std::uint64_t kept_entries) const;
     template <class Acc>
     void sum_parts(std::uint32_t keep_bits, Acc& acc) const;
     std::uint64_t kept_entries(const Held& h, const KeepMask& keep) const;
@@ -69,11 +66,18 @@ private:
         for (const auto& [sw, entry] : h.switched) kept |= std::uint64_t((keep_bits >> sw) & 1u) << entry;
         return kept;
     }
+    static std::size_t table_index(const Held& h, std::uint32_t keep_bits) {
+        std::size_t index = 0;
+        for (std::size_t m = 0; m < h.switched.size(); ++m) index |= std::size_t((keep_bits >> h.switched[m].first) & 1u) << m;
+        return index;
+    }
 
     const Program* program_;
     Bindings names_;
     std::vector<Held> held_;          // the held slots, in the records' order
     std::vector<std::string> parts_;  // in order of first appearance
+    std::vector<std::vector<std::size_t>> by_part_;  // indices into held_ of each part's slots, in order
+    bool tabled_ = false;             // every held slot tabled, few parts: the float fast path
 };
 
 }  // namespace oprec
