@@ -149,8 +149,13 @@ int run(const EvalArgs& args) {
         if (args.format == "json") {
             std::cout << doc.dump(2) << '\n';
         } else {
-            std::cout << fmt::format("{}: {} bytes ({})\n", args.slot,
-                                     doc.contains("bytes") ? bytes_cell(doc["bytes"]) : bytes_cell(doc), human_cell(doc.value("bytes", ordered_json())));
+            // The slot's bytes, or why it has none: the error's kind and message.
+            const ordered_json& bytes = doc.contains("bytes") ? doc["bytes"] : doc;
+            if (bytes.is_object() && bytes.contains("error"))
+                std::cout << fmt::format("{}: error: {} [{}]\n", args.slot, bytes["error"].value("message", ""),
+                                         bytes["error"].value("kind", ""));
+            else
+                std::cout << fmt::format("{}: {} bytes ({})\n", args.slot, bytes_cell(bytes), human_cell(bytes));
         }
     } else {
         std::cout << layer_table(doc, layer, name);

@@ -263,3 +263,16 @@ TEST_CASE("eval --jsonl: a malformed line is answered on its line, the others pr
     CHECK(lines[3] == lines[0]);
     CHECK(run.exit_code == 1);
 }
+
+TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval]") {
+    const std::string layer = OPREC_TEST_DATA "/../examples/llama2-7b.json";
+    const auto ok = testing::run_oprec({"eval", "--slot", "qkv", layer});
+    CHECK(ok.out == "qkv: 21,233,664 bytes (20.25 MiB)\n");
+    CHECK(ok.exit_code == 0);
+    const auto unknown = testing::run_oprec({"eval", "--slot", "nope", layer});
+    CHECK(unknown.out == "nope: error: no slot `nope` in the records [unknown-slot]\n");
+    CHECK(unknown.exit_code == 1);
+    const auto none = testing::run_oprec({"eval", "--slot", "qkv", "--set", "dh=none", layer});
+    CHECK(none.out.find("the layer config's field 'dh' is None, not a number [type-error]") != std::string::npos);
+    CHECK(none.exit_code == 1);
+}
