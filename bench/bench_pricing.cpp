@@ -4,7 +4,6 @@
 // benchmark first checks that both give the same bits.
 #include <benchmark/benchmark.h>
 
-#include <bit>
 #include <cstring>
 
 #include "bench_support.h"
@@ -14,19 +13,6 @@
 
 namespace oprec::bench {
 namespace {
-
-bool same_bits(Value x, Value y) {
-    if (x.type != y.type) return false;
-    if (x.is_float()) return std::bit_cast<std::uint64_t>(x.f) == std::bit_cast<std::uint64_t>(y.f);
-    return x.as_int() == y.as_int();
-}
-
-bool same_bits(const PartBytes& x, const PartBytes& y) {
-    if (x.parts != y.parts || x.held != y.held || x.bytes.size() != y.bytes.size()) return false;
-    for (std::size_t k = 0; k < x.bytes.size(); ++k)
-        if (!same_bits(x.bytes[k], y.bytes[k])) return false;
-    return true;
-}
 
 struct Fixture {
     explicit Fixture(std::size_t index, bool selective = false)

@@ -4,7 +4,6 @@
 // switch settings, each in a loop, with the same formulas hand-written in
 // C++ beside where the library has them (model/native_baseline.h).
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -56,19 +55,6 @@ double ns_per_call(const std::function<void()>& f, double seconds) {
     const auto until = clock::now() + std::chrono::duration<double>(seconds);
     while (clock::now() < until) best = std::min(best, time(batch) / double(batch));
     return best;
-}
-
-bool same_bits(Value x, Value y) {
-    if (x.type != y.type) return false;
-    if (x.is_float()) return std::bit_cast<std::uint64_t>(x.f) == std::bit_cast<std::uint64_t>(y.f);
-    return x.as_int() == y.as_int();
-}
-
-bool same_bits(const PartBytes& x, const PartBytes& y) {
-    if (x.parts != y.parts || x.held != y.held || x.bytes.size() != y.bytes.size()) return false;
-    for (std::size_t k = 0; k < x.bytes.size(); ++k)
-        if (!same_bits(x.bytes[k], y.bytes[k])) return false;
-    return true;
 }
 
 struct Measured {

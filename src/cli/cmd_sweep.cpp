@@ -93,17 +93,9 @@ constexpr std::size_t kMaxStrategies = 10'000'000;
 constexpr int kInterrupted = 130;
 
 int run(const SweepArgs& args) {
-    const std::filesystem::path records_path = args.records.empty() ? default_records() : std::filesystem::path(args.records);
-    LoadResult loaded = hf::load_with_profiles(records_path, args.strategy.profiles, load_options());
-    if (!loaded.program) {
-        std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);
-        return kCannotRun;
-    }
-    const Program& program = *loaded.program;
-    if (program.records.empty()) {  // --records named a file of op profiles: it prices nothing
-        std::cerr << "oprec sweep: " << records_path.string() << " states no op records\n";
-        return kCannotRun;
-    }
+    const std::optional<Program> loaded = load_hf_records(args.records, args.strategy, "sweep");
+    if (!loaded) return kCannotRun;
+    const Program& program = *loaded;
     const RecordsEvaluator records(program);
 
     std::optional<double> budget;

@@ -58,17 +58,9 @@ void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& o) {
 }
 
 int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
-    const std::filesystem::path records_path = common.records.empty() ? default_records() : std::filesystem::path(common.records);
-    LoadResult loaded = hf::load_with_profiles(records_path, o.strategy.profiles, load_options());
-    if (!loaded.program) {
-        std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);
-        return kCannotRun;
-    }
-    const Program& program = *loaded.program;
-    if (program.records.empty()) {  // --records named a file of op profiles: it prices nothing
-        std::cerr << "oprec eval: " << records_path.string() << " states no op records\n";
-        return kCannotRun;
-    }
+    const std::optional<Program> loaded = load_hf_records(common.records, o.strategy, "eval");
+    if (!loaded) return kCannotRun;
+    const Program& program = *loaded;
     const RecordsEvaluator records(program);
     try {
         if (o.layer >= 0 && !o.kind.empty()) throw hf::HfError("--layer and --kind both choose the layer: give one");

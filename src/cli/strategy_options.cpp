@@ -1,11 +1,16 @@
 #include "cli/strategy_options.h"
 
 #include <charconv>
+#include <iostream>
+#include <unistd.h>
 #include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "cli/paths.h"
+#include "diag/diagnostic.h"
+#include "hf/load.h"
 #include "value/text.h"
 #include "value/value.h"
 
@@ -104,6 +109,21 @@ hf::Grid parse_grid(const StrategyOptions& o) {
         return *v;
     });
     return g;
+}
+
+std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
+                                       std::string_view command) {
+    const std::filesystem::path path = records.empty() ? default_records() : std::filesystem::path(records);
+    LoadResult loaded = hf::load_with_profiles(path, options.profiles, load_options());
+    if (!loaded.program) {
+        std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);
+        return std::nullopt;
+    }
+    if (loaded.program->records.empty()) {  // --records named a file of op profiles: it prices nothing
+        std::cerr << "oprec " << command << ": " << path.string() << " states no op records\n";
+        return std::nullopt;
+    }
+    return std::move(loaded.program);
 }
 
 }  // namespace oprec::cli

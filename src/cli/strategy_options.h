@@ -5,11 +5,14 @@
 // list (a grid, for sweep); eval takes one value each.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "check/program.h"
 #include "hf/sweep.h"
 
 namespace oprec::cli {
@@ -28,5 +31,11 @@ void add_strategy_options(CLI::App& cmd, StrategyOptions& options, bool lists);
 // The grid the options state; throws std::invalid_argument naming the option.
 // A flag given both ways (--sp --no-sp) takes both values.
 hf::Grid parse_grid(const StrategyOptions& options);
+
+// The records (`records`, else the shipped ones) with the options' op
+// profiles, as the --hf commands price with them. nullopt when they do not
+// load or state no op records, the reason printed after `command`'s name.
+std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
+                                       std::string_view command);
 
 }  // namespace oprec::cli

@@ -16,6 +16,10 @@
 
 namespace oprec {
 
+// The same bits, type included: how the baseline is checked against the records.
+bool same_bits(Value x, Value y);
+bool same_bits(const PartBytes& x, const PartBytes& y);
+
 class NativeBaseline {
 public:
     // nullopt when `program` lacks a slot, record or name the baseline reads
