@@ -7,6 +7,7 @@
 #include "lint/codes.h"
 #include "lint/lint.h"
 #include "lint/output.h"
+#include "syntax/scanner.h"
 
 namespace oprec::lint {
 
@@ -21,6 +22,9 @@ void check_place(const Span& span, const SourceMap& sources, const std::string& 
 }  // namespace
 
 void exercise_front_end(std::string_view text) {
+    // The parser's fast path scans with a hand-written scanner: wherever it
+    // takes the text, its tokens must be ANTLR's lexer's.
+    if (const auto difference = scanner_disagreement(text)) throw std::logic_error(*difference);
     Options options;
     options.load.search_path.push_back(std::string(OPREC_SOURCE_DIR) + "/stdlib");
     const std::vector<Report> reports{lint_text(std::string(text), "fuzz.rec", options)};

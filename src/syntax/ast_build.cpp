@@ -240,12 +240,11 @@ std::string operator_text(const antlr4::ParserRuleContext* ctx) {
     return child<antlr4::tree::TerminalNode>(ctx, 1)->getSymbol()->getText();
 }
 
-// Whether a node applies an operator (else it is a leaf or in parentheses).
-bool is_operator(const P::ExprContext* ctx) {
-    return is<P::CallExprContext>(ctx) || is<P::PowerExprContext>(ctx) || is<P::SignExprContext>(ctx) ||
-           is<P::MulExprContext>(ctx) || is<P::AddExprContext>(ctx) || is<P::CompareExprContext>(ctx) ||
-           is<P::NotExprContext>(ctx) || is<P::AndExprContext>(ctx) || is<P::OrExprContext>(ctx) ||
-           is<P::IfElseExprContext>(ctx);
+// Whether a node is a leaf or in parentheses, the commonest first: each
+// test that fails compares the classes' names.
+bool is_atom(const P::ExprContext* ctx) {
+    return is<P::NameExprContext>(ctx) || is<P::IntExprContext>(ctx) || is<P::ParenExprContext>(ctx) ||
+           is<P::FloatExprContext>(ctx);
 }
 
 py::CmpOp compare_op(const std::string& t) {
@@ -298,11 +297,14 @@ ast::Expr AstBuilder::group(P::ExprContext* ctx) {
 // counts one level, toward both limits; a chain a + b + c counts one level of
 // the tree for each operator (it becomes ((a + b) + c)), toward the second.
 ast::Expr AstBuilder::expr(P::ExprContext* ctx) {
-    if (!is_operator(ctx)) return atom(ctx);
-    if (is<P::AddExprContext>(ctx) || is<P::MulExprContext>(ctx)) return arith_chain(ctx);
+    if (is_atom(ctx)) return atom(ctx);
+    if (is<P::MulExprContext>(ctx) || is<P::AddExprContext>(ctx)) return arith_chain(ctx);
+    if (is<P::CallExprContext>(ctx)) return call(static_cast<P::CallExprContext*>(ctx));
     if (is<P::CompareExprContext>(ctx)) return comparison(ctx);
     if (is<P::AndExprContext>(ctx) || is<P::OrExprContext>(ctx)) return logical(ctx);
-    if (is<P::CallExprContext>(ctx)) return call(static_cast<P::CallExprContext*>(ctx));
+    if (!is<P::SignExprContext>(ctx) && !is<P::NotExprContext>(ctx) && !is<P::PowerExprContext>(ctx) &&
+        !is<P::IfElseExprContext>(ctx))
+        return atom(ctx);  // the rarer leaves
     DepthGuard guard(depth_), tree(tree_depth_);
     if (depth_ > kMaxNesting) return nested_too_deep(ctx);
     ast::Expr e;
@@ -416,16 +418,16 @@ ast::Expr AstBuilder::call(P::CallExprContext* ctx) {
 
 // A leaf, or a parenthesized expression.
 ast::Expr AstBuilder::atom(P::ExprContext* ctx) {
-    Span where = span(ctx);
-    if (is<P::ParenExprContext>(ctx)) return group(child(ctx, 1));
     if (is<P::NameExprContext>(ctx)) {
         ast::Expr e;
         e.kind = ast::ExprKind::Name;
         e.name = token_text(ctx);
-        e.span = where;
+        e.span = span(ctx);
         return e;
     }
     if (is<P::IntExprContext>(ctx)) return number(ctx->getStart(), false);
+    if (is<P::ParenExprContext>(ctx)) return group(child(ctx, 1));
+    const Span where = span(ctx);
     if (is<P::FloatExprContext>(ctx)) return number(ctx->getStart(), true);
     if (is<P::TrueExprContext>(ctx) || is<P::FalseExprContext>(ctx)) {
         ast::Expr e;

@@ -11,6 +11,8 @@
 #include "RecLexer.h"
 #include "RecParser.h"
 #include "syntax/ast_build.h"
+#include "syntax/scanned_stream.h"
+#include "syntax/scanner.h"
 #include "syntax/token_filter.h"
 
 namespace oprec {
@@ -28,6 +30,14 @@ using oprec_gen::RecParser;
 // byte and lex a copy with every bad byte replaced, so nothing else is lost.
 std::string checked_utf8(const SourceFile& file, FileId id, std::vector<Diagnostic>& diags) {
     const std::string& text = file.text();
+    // Plain ASCII with LF or CRLF line ends, the usual records file, is taken as it is.
+    const auto plain = [&](std::size_t i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        return c != 0 && c < 0x80 && (c != '\r' || (i + 1 < text.size() && text[i + 1] == '\n'));
+    };
+    std::size_t first = 0;
+    while (first < text.size() && plain(first)) ++first;
+    if (first == text.size()) return text;
     std::string out;
     out.reserve(text.size());
     bool reported = false;
@@ -151,18 +161,17 @@ void on_large_stack(const std::function<void()>& work) {
     if (job.error) std::rethrow_exception(job.error);
 }
 
-// One parse: lexer, filter, parser. `fast` tries SLL prediction with
-// bail-out over a token stream that keeps only the tokens it is told to (the
-// fast path) and says whether it got through; `build(nullptr)` then runs
-// while those tokens are alive. On a syntax error the text is parsed again,
-// all its tokens kept, with full LL and error recovery, which also finds every
-// syntax error, and `build` turns that tree into ours.
+// One parse, in up to three tries. The fast path is SLL prediction with
+// bail-out, over the hand-written scanner (src/syntax/scanner.h), or over
+// ANTLR's lexer where the scanner refuses the text; `fast` parses and says
+// whether it got through, and `build(nullptr)` then runs while its tokens
+// are alive. On a syntax error the text is parsed again with ANTLR's lexer,
+// all its tokens kept, with full LL and error recovery, which also finds
+// every syntax error, and `build` turns that tree into ours.
 template <class Rule, class Fast, class Build>
 void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags, Rule rule,
                 Fast fast, Build build) {
     std::string text = checked_utf8(sources.file(file), file, diags);
-    antlr4::ANTLRInputStream input(text);
-    input.name = sources.file(file).path();
     auto span_of = [&](const TokenFilter::Open& o) {
         return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
     };
@@ -180,11 +189,10 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         }
         return false;
     };
-    {
-        RecLexer lexer(&input);
-        lexer.removeErrorListeners();
-        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
-        antlr4::UnbufferedTokenStream tokens(&filter);
+    // Whether the fast path parsed the text; if so it has been built (a
+    // bracket error aside: ANTLR's tokens go through the filter, which finds
+    // them; the scanner refuses them), while the parser and tokens lived.
+    const auto fast_parse = [&](antlr4::TokenStream& tokens, const TokenFilter* filter) {
         RecParser parser(&tokens);
         parser.removeErrorListeners();
         parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
@@ -195,10 +203,25 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         } catch (const antlr4::ParseCancellationException&) {
             parsed = false;
         }
-        if (parsed) {
-            if (!bracket_errors(filter)) build(nullptr);
-            return;
-        }
+        if (parsed && (filter == nullptr || !bracket_errors(*filter))) build(nullptr);
+        return parsed;
+    };
+    bool scanned = false;  // the scanner took the whole text, and the parse failed on it
+    try {
+        Scanner scanner(text, kMaxNesting);
+        ScannedTokenStream tokens(scanner);
+        if (fast_parse(tokens, nullptr)) return;
+        scanned = true;
+    } catch (const ScanRefused&) {
+    }
+    antlr4::ANTLRInputStream input(text);
+    input.name = sources.file(file).path();
+    if (!scanned) {  // else ANTLR's tokens would give the same parse error
+        RecLexer lexer(&input);
+        lexer.removeErrorListeners();
+        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
+        antlr4::UnbufferedTokenStream tokens(&filter);
+        if (fast_parse(tokens, &filter)) return;
     }
     input.reset();
     RecLexer lexer(&input);
@@ -258,15 +281,18 @@ ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diag
     on_large_stack([&] {
         // The builder's own diagnostics count only for the parse that is kept.
         std::vector<Diagnostic> built;
-        AstBuilder fast_builder(file, built);
+        std::optional<AstBuilder> fast_builder;
         ast::Module fast_module;
         auto fast = [&](RecParser& parser, antlr4::TokenStream& tokens) {
-            return parse_declarations(parser, tokens, fast_builder, fast_module);
+            built.clear();  // a try after the scanner refused starts again
+            fast_module.decls.clear();
+            fast_builder.emplace(file, built);
+            return parse_declarations(parser, tokens, *fast_builder, fast_module);
         };
         parse_with(sources, file, diags, &RecParser::recFile, fast, [&](RecParser::RecFileContext* tree) {
             if (tree == nullptr) {  // the fast path's
                 diags.insert(diags.end(), built.begin(), built.end());
-                if (!fast_builder.syntax_errors()) module.decls = std::move(fast_module.decls);
+                if (!fast_builder->syntax_errors()) module.decls = std::move(fast_module.decls);
                 return;
             }
             AstBuilder builder(file, diags);
