@@ -87,7 +87,10 @@ expr        : '(' expr ')'                                # parenExpr
             | 'False'                                     # falseExpr
             | 'None'                                      # noneExpr
             | '...'                                       # ellipsisExpr
-            | name                                        # nameExpr
+            | (NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
+              | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
+              | 'fn' | 'import' | 'field' | 'context'
+              | 'run' | 'profile' | 'matches' | 'kind' | 'model')  # nameExpr
             | expr callArgs                               # callExpr
             | <assoc=right> expr '**' expr                # powerExpr
             | op=('+' | '-') expr                         # signExpr
@@ -102,7 +105,10 @@ expr        : '(' expr ')'                                # parenExpr
 callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
 
 // The declaration keywords are names too where a name is expected, so a
-// field may be called `op` or `slot`; Python's keywords are not.
+// field may be called `op` or `slot`; Python's keywords are not. (nameExpr
+// lists the same tokens itself: a name is most of a formula's leaves, and a
+// rule of its own would cost a parse-tree node each; tests/unit/test_syntax.cpp
+// checks the two lists agree.)
 name        : NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
             | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
             | 'fn' | 'import' | 'field' | 'context'

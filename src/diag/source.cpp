@@ -25,6 +25,11 @@ std::string_view SourceFile::line(std::uint32_t number) const {
     return view;
 }
 
+std::uint32_t SourceFile::line_of(std::size_t offset) const {
+    const auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+    return static_cast<std::uint32_t>(after - line_starts_.begin());
+}
+
 // Strict UTF-8, as std::wstring_convert (ANTLR's decoder) takes it: no
 // overlong forms, no surrogates, nothing past U+10FFFF.
 std::size_t utf8_length(std::string_view text, std::size_t at) {

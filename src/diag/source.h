@@ -32,6 +32,9 @@ public:
     std::uint32_t line_count() const { return static_cast<std::uint32_t>(line_starts_.size()); }
     // The text of a 1-based line, without its line end.
     std::string_view line(std::uint32_t number) const;
+    // The 1-based line that holds a byte offset, and the offset a line starts at.
+    std::uint32_t line_of(std::size_t offset) const;
+    std::size_t line_start(std::uint32_t number) const { return line_starts_[number - 1]; }
 
 private:
     std::string path_;

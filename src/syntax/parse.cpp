@@ -30,42 +30,45 @@ using oprec_gen::RecParser;
 // byte and lex a copy with every bad byte replaced, so nothing else is lost.
 std::string checked_utf8(const SourceFile& file, FileId id, std::vector<Diagnostic>& diags) {
     const std::string& text = file.text();
-    // Plain ASCII with LF or CRLF line ends, the usual records file, is taken as it is.
+    // ASCII other than NUL and a lone CR goes as it is, a run at a time.
     const auto plain = [&](std::size_t i) {
         const auto c = static_cast<unsigned char>(text[i]);
         return c != 0 && c < 0x80 && (c != '\r' || (i + 1 < text.size() && text[i + 1] == '\n'));
     };
-    std::size_t first = 0;
-    while (first < text.size() && plain(first)) ++first;
-    if (first == text.size()) return text;
     std::string out;
     out.reserve(text.size());
     bool reported = false;
-    std::uint32_t line = 1, col = 1;
     for (std::size_t i = 0; i < text.size();) {
-        unsigned char c = static_cast<unsigned char>(text[i]);
-        // Strict UTF-8 (diag/source.h): an overlong form or a surrogate would
-        // make ANTLR's decoder throw.
-        const std::size_t n = utf8_length(text, i);
-        bool ok = n > 1 || c < 0x80;
-        if (ok && c == 0) ok = false;  // a NUL byte: binary, not text
-        if (!ok) {
-            if (!reported) {
-                diags.push_back({Severity::Error, "E0002", {id, line, col, 1},
-                                 fmt::format("the file is not valid UTF-8 text (byte 0x{:02x})", c), {}, {}});
-                reported = true;
-            }
-            out += '?';
-            ++i;
-            ++col;
-            continue;
-        }
+        std::size_t run = i;
+        while (run < text.size() && plain(run)) ++run;
+        out.append(text, i, run - i);
+        if ((i = run) == text.size()) break;
+        const auto c = static_cast<unsigned char>(text[i]);
         // A lone CR ends a line (old Mac files), as SourceFile counts lines;
         // ANTLR counts only LF, so the lexer sees an LF there.
-        const bool lone_cr = c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
-        if (lone_cr) out += '\n'; else out.append(text, i, n);
-        if (c == '\n' || lone_cr) { ++line; col = 1; } else { ++col; }
-        i += n;
+        if (c == '\r') {
+            out += '\n';
+            ++i;
+            continue;
+        }
+        // Strict UTF-8 (diag/source.h): an overlong form or a surrogate would
+        // make ANTLR's decoder throw. A NUL byte: binary, not text.
+        const std::size_t n = utf8_length(text, i);
+        if (n > 1) {
+            out.append(text, i, n);
+            i += n;
+            continue;
+        }
+        if (!reported) {
+            const std::uint32_t line = file.line_of(i);
+            const std::uint32_t col = static_cast<std::uint32_t>(
+                column_count(std::string_view(text).substr(file.line_start(line), i - file.line_start(line))) + 1);
+            diags.push_back({Severity::Error, "E0002", {id, line, col, 1},
+                             fmt::format("the file is not valid UTF-8 text (byte 0x{:02x})", c), {}, {}});
+            reported = true;
+        }
+        out += '?';
+        ++i;
     }
     return out;
 }

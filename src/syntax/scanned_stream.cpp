@@ -3,26 +3,32 @@
 namespace oprec {
 
 void ScannedTokenStream::fill(std::size_t count) {
-    while (tokens_.size() < at_ + count &&
-           (tokens_.empty() || tokens_.back().getType() != antlr4::Token::EOF))
-        tokens_.push_back(scanner_.next());
+    while (end_ < at_ + count && !ended_) {
+        if (chunks_.empty() || chunks_.back()->size() == kChunk) {
+            chunks_.push_back(std::make_unique<Chunk>());
+            chunks_.back()->reserve(kChunk);
+        }
+        chunks_.back()->push_back(scanner_.next());
+        ended_ = chunks_.back()->back().getType() == antlr4::Token::EOF;
+        ++end_;
+    }
 }
 
-antlr4::Token* ScannedTokenStream::LT(ssize_t k) {
+antlr4::Token* ScannedTokenStream::lookahead(ssize_t k) {
     if (k == 0) return nullptr;
     if (k < 0) {
-        if (static_cast<std::size_t>(-k) > at_) return nullptr;
-        return &tokens_[at_ + static_cast<std::size_t>(k)];
+        const auto back = static_cast<std::size_t>(-k);
+        return back > at_ || at_ - back < first_ ? nullptr : &token(at_ - back);
     }
     fill(static_cast<std::size_t>(k));
     const std::size_t i = at_ + static_cast<std::size_t>(k) - 1;
-    return i < tokens_.size() ? &tokens_[i] : &tokens_.back();  // past the end: the end of file
+    return &token(i < end_ ? i : end_ - 1);  // past the end: the end of file
 }
 
 antlr4::Token* ScannedTokenStream::get(std::size_t index) const {
-    if (index < first_ || index - first_ >= tokens_.size())
+    if (index < first_ || index >= end_)
         throw antlr4::IndexOutOfBoundsException("token " + std::to_string(index) + " is no longer kept");
-    return const_cast<ScannedToken*>(&tokens_[index - first_]);
+    return &token(index);
 }
 
 void ScannedTokenStream::consume() {
@@ -37,32 +43,32 @@ void ScannedTokenStream::release(ssize_t marker) {
 }
 
 void ScannedTokenStream::trim() {
-    while (at_ > 1) {
-        tokens_.pop_front();
-        ++first_;
-        --at_;
-    }
+    // Whole chunks before the previous token's.
+    const std::size_t drop = at_ == 0 ? 0 : ((at_ - 1 - first_) >> kChunkBits);
+    if (drop == 0) return;
+    chunks_.erase(chunks_.begin(), chunks_.begin() + static_cast<std::ptrdiff_t>(drop));
+    first_ += drop * kChunk;
 }
 
 void ScannedTokenStream::seek(std::size_t index) {
     if (index < first_) throw antlr4::IllegalArgumentException("cannot seek to a token no longer kept");
-    while (index > this->index() && LA(1) != antlr4::Token::EOF) consume();
-    if (index < this->index()) at_ = index - first_;
+    while (index > at_ && LA(1) != antlr4::Token::EOF) consume();
+    if (index < at_) at_ = index;
 }
 
 std::string ScannedTokenStream::getText(const antlr4::misc::Interval& interval) {
     std::string text;
     if (interval.a < 0 || interval.b < 0) return text;
     for (auto i = static_cast<std::size_t>(interval.a); i <= static_cast<std::size_t>(interval.b); ++i) {
-        if (i < first_ || i - first_ >= tokens_.size()) break;
-        const ScannedToken& token = tokens_[i - first_];
-        if (token.getType() == antlr4::Token::EOF) break;
-        text += token.getText();
+        if (i < first_ || i >= end_) break;
+        const ScannedToken& t = token(i);
+        if (t.getType() == antlr4::Token::EOF) break;
+        text += t.getText();
     }
     return text;
 }
 
-std::string ScannedTokenStream::getText() { return getText(antlr4::misc::Interval(first_, size())); }
+std::string ScannedTokenStream::getText() { return getText(antlr4::misc::Interval(first_, end_)); }
 
 std::string ScannedTokenStream::getText(antlr4::RuleContext* ctx) { return getText(ctx->getSourceInterval()); }
 

@@ -3,6 +3,10 @@
 // fast path against the full parse.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "check/loader.h"
@@ -111,4 +115,36 @@ TEST_CASE("syntax: an error after good declarations is reported as by the full p
     REQUIRE(!r.diagnostics.empty());
     CHECK(r.sources.where(r.diagnostics[0].span) == "t.rec:4:12");
     CHECK(r.diagnostics[0].message == "syntax error: unexpected `x`");
+}
+
+// The grammar lists the names a formula may read twice, in `name` and in
+// nameExpr (a rule there would cost a parse-tree node per name): the lists
+// must agree, and each of those keywords reads as a name in a formula.
+TEST_CASE("syntax: a formula reads every declaration keyword as a name, as `name` takes them", "[syntax]") {
+    std::ifstream in(std::string(OPREC_SOURCE_DIR) + "/grammar/Rec.g4");
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string grammar = text.str();
+    const auto words = [](const std::string& part) {
+        std::set<std::string> out;
+        const std::regex quoted("'([A-Za-z_]+)'|\\bNAME\\b");
+        for (auto m = std::sregex_iterator(part.begin(), part.end(), quoted); m != std::sregex_iterator(); ++m)
+            out.insert((*m)[1].matched ? (*m)[1].str() : "NAME");
+        return out;
+    };
+    const std::size_t rule = grammar.find("\nname ");
+    REQUIRE(rule != std::string::npos);
+    const std::set<std::string> in_name = words(grammar.substr(rule, grammar.find(';', rule) - rule));
+    const std::size_t label = grammar.find("# nameExpr");
+    REQUIRE(label != std::string::npos);
+    const std::size_t open = grammar.rfind("| (NAME", label);
+    REQUIRE(open != std::string::npos);
+    const std::set<std::string> in_expr = words(grammar.substr(open, label - open));
+    CHECK(in_name.size() > 20);
+    CHECK(in_name == in_expr);
+    for (const std::string& word : in_name) {
+        if (word == "NAME") continue;
+        INFO(word);
+        CHECK(refusal(word + " + 1").find("E0001") == std::string::npos);
+    }
 }
