@@ -22,6 +22,26 @@ bool incomplete(const std::vector<Diagnostic>& diags) {
     });
 }
 
+// A library module (stdlib/fields.rec, ffn.rec, vocabulary.rec): a file
+// that declares something, but, with its imports, no op, part, slot or
+// profile (an empty file is a records file missing everything). It is
+// linted for what it states; what a whole records file must have (its
+// vocabulary, a record for each op of the op vector, a field schema) and
+// whether its fns and defaults are used are its importers' business.
+bool library_module(const std::vector<ast::Module>& modules) {
+    for (const ast::Module& m : modules)
+        for (const ast::Decl& d : m.decls)
+            if (std::holds_alternative<ast::OpDecl>(d) || std::holds_alternative<ast::SlotDecl>(d) ||
+                std::holds_alternative<ast::ProfileDecl>(d))
+                return false;
+    return !modules.empty() && !modules.back().decls.empty();  // the root comes last
+}
+
+bool records_file_only(const std::string& code) {
+    return code == "E0102" || code == "E0104" || code == code::kUnusedDefault || code == code::kUnusedFn ||
+           code == code::kNoSchema;
+}
+
 std::vector<Diagnostic> warnings(const Index& index) {
     Sink sink;
     check_names(index, sink);
@@ -51,6 +71,8 @@ Report lint_loaded(LoadResult load, const Options& options) {
                            std::any_of(load.diagnostics.begin(), load.diagnostics.end(),
                                        [](const Diagnostic& d) { return d.code == "E0122" && !d.span.known(); });
     std::vector<Diagnostic> diags = std::move(load.diagnostics);
+    const bool module = library_module(load.modules);
+    if (module) std::erase_if(diags, [](const Diagnostic& d) { return records_file_only(d.code); });
     if (!report.could_not_run && !incomplete(diags)) {
         report.warnings_checked = true;
         const Index index(load);
@@ -59,7 +81,7 @@ Report lint_loaded(LoadResult load, const Options& options) {
         apply_suppressions(found, sups);
         report_unused(sups, found);
         for (Diagnostic& d : found) {
-            if (options.disabled.count(d.code)) continue;
+            if (options.disabled.count(d.code) || (module && records_file_only(d.code))) continue;
             // As the loader does for its errors: which import brought the file in.
             if (d.span.file != index.root())
                 if (auto site = index.imported_at(d.span.file))

@@ -177,3 +177,15 @@ TEST_CASE("lint cli: the shipped records lint clean", "[lint][cli]") {
     CHECK(r.out == "");
     CHECK(r.status == 0);
 }
+
+TEST_CASE("lint cli: each module of the standard library lints clean on its own", "[lint][cli]") {
+    // A file that declares no op, part, slot or profile is a library module:
+    // no vocabulary, op records or field schema of its own to have, and its
+    // fns and defaults are there for its importers.
+    for (const char* module : {"vocabulary.rec", "fields.rec", "ffn.rec", "profiles.rec"}) {
+        INFO(module);
+        const Run r = run(lint_cmd(std::string(OPREC_TEST_DATA) + "/../stdlib/" + module));
+        CHECK(r.out == "");
+        CHECK(r.status == 0);
+    }
+}

@@ -356,3 +356,16 @@ TEST_CASE("lint: no warnings while a file does not parse, and every error at onc
     CHECK(r2.warnings_checked);
     CHECK(codes(r2) == "E0101 E0103 W0103 W0101");
 }
+
+TEST_CASE("lint: a library module is checked for what it states", "[lint]") {
+    // No vocabulary or op records to have, no unused-fn warning; its own
+    // mistakes still count.
+    const lint::Report clean = linted("fn half(x) = x / 2\ndefault n_extra = 1\n", "module.rec");
+    CHECK(clean.diagnostics.empty());
+    const lint::Report wrong = linted("fn half(x) = x / 2 + 1 / 0\nfn half(y) = y\n", "module.rec");
+    CHECK(with_code(wrong, "E0102").empty());
+    CHECK(!with_code(wrong, "E0101").empty());  // the fn declared twice
+    // A records file still must state its vocabulary.
+    const lint::Report records = linted("slot qkv in attention {\n    bytes = total\n}\n");
+    CHECK(!with_code(records, "E0102").empty());
+}
