@@ -67,10 +67,22 @@ enum class LOp : std::uint8_t {
     // instruction for Load+MulN. Their nodes, for errors, are node's operands.
     AddNN, SubNN, MulNN, DivNN, FloorDivNN, ModNN, PowNN,
     PushL,      // push acc, then acc = the name a (b: its node): Push+Load
-    PushMulNN,  // push acc, then MulNN
+    // push acc, then AddNN, SubNN, MulNN, DivNN (`... * (n_attMM + n_attParamCast)`)
+    PushAddNN, PushSubNN, PushMulNN, PushDivNN,
     // acc = consts[a] op the name b (`0.5 * h`; the name's node: node's rhs).
     AddCN, SubCN, MulCN, DivCN, FloorDivCN, ModCN, PowCN,
+    // acc = (acc op1 the name a) op2 the name b, or op2 total (`... * cp / kv_shards`,
+    // `* bytes_compute * total`): node is op2's, its lhs op1's.
+    MulNMulN, MulNDivN, DivNMulN, DivNDivN, MulNMulT, MulNDivT, DivNMulT, DivNDivT,
+    // acc = consts[a] op the fn parameter b (`0.5 * width`).
+    AddCP, SubCP, MulCP, DivCP, FloorDivCP, ModCP, PowCP,
     CmpNC,      // acc = (the name a cmp consts[b]) (the name's node: node's first operand)
+    // acc = acc outer (the name a inner the name b), `/ (t * cp)`, for outer
+    // Add, Sub, Mul, Div and inner Add, Mul, in this order: node is the
+    // outer operator, its rhs the inner one, whose operands are the names.
+    AddAddNN, AddMulNN, SubAddNN, SubMulNN, MulAddNN, MulMulNN, DivAddNN, DivMulNN,
+    // The same with consts[n] for acc, `0.25 * (n_attMM + n_attParamCast)`.
+    AddAddCNN, AddMulCNN, SubAddCNN, SubMulCNN, MulAddCNN, MulMulCNN, DivAddCNN, DivMulCNN,
     PushN,      // push the name a (b: its node)
     CmpC,       // acc = (acc cmp consts[a])
     CmpN,       // acc = (acc cmp the name a) (b: its node)
@@ -86,9 +98,18 @@ enum class LOp : std::uint8_t {
     ZeroTotal,       // total = int 0
     FirstTotal,      // total = int 0 + acc (Python's sum, its first step)
     AddTotal,        // total = total + acc (Python's sum)
+    // FirstTotal or AddTotal, then the next entry's Kept, which follows it
+    // for a jump from a dropped entry to land on: kept, skip it.
+    FirstTotalKept, AddTotalKept,
     Held,            // held[a] = bool(acc)
+    HeldNC,          // held[n] = (the name a cmp consts[b]): a `when` that is CmpNC alone (n_exp == 1)
     SkipUnlessHeld,  // unless held[b]: jump to a
     StoreSlot,       // held[a] = true, slot_values[a] = acc (a slot with no `when` is written here alone)
+    // A call of fns[b] inlined into a layer's run, where no fn's frame is
+    // live: Enter makes the n values pushed the parameters (or, too deep for
+    // the stack, walks the body's tree as Call does and jumps to a); the
+    // body's code follows, then Leave pops them.
+    Enter, Leave,
     Return,
 };
 // The operand kinds of a binary LOp, in the order above.
@@ -97,7 +118,7 @@ inline constexpr int kLOpKinds = 5;
 struct Instr {
     LOp op = LOp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
-    std::uint16_t n = 0;
+    std::uint16_t n = 0;        // a count; a CNN op's const; a HeldNC's slot
     std::uint32_t a = 0;        // a const, name or param index; a jump target; an fn
     NodeId node = 0;            // the node it computes, whose span an error gets (kNoNode: none)
     std::uint32_t b = 0;        // a fused operand's own node (a name that raises); a record or slot

@@ -75,13 +75,38 @@ private:
     }
     // Where an instruction's name operand sits in the tree, for its error:
     // the instruction's b (a fused name), or the lhs/rhs of its node (a NN op).
-    enum class At { B, Lhs, Rhs, First };
+    // InnerLhs/InnerRhs: the names of a fused rhs (AddMulNN: acc + (x * y)).
+    // LhsRhs: the name of a chain's op1 (MulNDivN: (acc * x) / y).
+    enum class At { B, Lhs, Rhs, First, InnerLhs, InnerRhs, LhsRhs };
     template <At at>
     static NodeId node_of(const Code& code, const Instr* ip) {
         if constexpr (at == At::B) return ip->b;
         else if constexpr (at == At::Lhs) return code.nodes[ip->node].a;
         else if constexpr (at == At::Rhs) return code.nodes[ip->node].b;
-        else return code.lists[code.nodes[ip->node].a];  // a comparison's first operand
+        else if constexpr (at == At::First) return code.lists[code.nodes[ip->node].a];  // a comparison's
+        else if constexpr (at == At::InnerLhs) return code.nodes[code.nodes[ip->node].b].a;
+        else if constexpr (at == At::InnerRhs) return code.nodes[code.nodes[ip->node].b].b;
+        else return code.nodes[code.nodes[ip->node].a].b;
+    }
+    // A chain's op1: its error is placed there (op2's, at the instruction's node).
+    template <class F>
+    Value first_op(const Instr* ip, F&& f) {
+        try {
+            return f();
+        } catch (EvalError& e) {
+            e.locate(code_.spans[code_.nodes[ip->node].a]);
+            throw;
+        }
+    }
+    // A fused rhs's own operator: its error is placed there, not at the outer one.
+    template <class F>
+    Value inner(const Instr* ip, F&& f) {
+        try {
+            return f();
+        } catch (EvalError& e) {
+            e.locate(code_.spans[code_.nodes[ip->node].b]);
+            throw;
+        }
     }
     template <At at>
     Value fetch(const Value* names, NameId name, const Instr* ip) {
@@ -129,13 +154,21 @@ private:
             &&L_ModC, &&L_ModN, &&L_ModP, &&L_ModT, &&L_ModS,
             &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
             &&L_AddR, &&L_SubR, &&L_MulR, &&L_DivR, &&L_FloorDivR, &&L_ModR, &&L_PowR,
-            &&L_AddNN, &&L_SubNN, &&L_MulNN, &&L_DivNN, &&L_FloorDivNN, &&L_ModNN, &&L_PowNN, &&L_PushL, &&L_PushMulNN,
-            &&L_AddCN, &&L_SubCN, &&L_MulCN, &&L_DivCN, &&L_FloorDivCN, &&L_ModCN, &&L_PowCN, &&L_CmpNC,
+            &&L_AddNN, &&L_SubNN, &&L_MulNN, &&L_DivNN, &&L_FloorDivNN, &&L_ModNN, &&L_PowNN, &&L_PushL,
+            &&L_PushAddNN, &&L_PushSubNN, &&L_PushMulNN, &&L_PushDivNN,
+            &&L_AddCN, &&L_SubCN, &&L_MulCN, &&L_DivCN, &&L_FloorDivCN, &&L_ModCN, &&L_PowCN,
+            &&L_MulNMulN, &&L_MulNDivN, &&L_DivNMulN, &&L_DivNDivN,
+            &&L_MulNMulT, &&L_MulNDivT, &&L_DivNMulT, &&L_DivNDivT,
+            &&L_AddCP, &&L_SubCP, &&L_MulCP, &&L_DivCP, &&L_FloorDivCP, &&L_ModCP, &&L_PowCP, &&L_CmpNC,
+            &&L_AddAddNN, &&L_AddMulNN, &&L_SubAddNN, &&L_SubMulNN, &&L_MulAddNN, &&L_MulMulNN, &&L_DivAddNN,
+            &&L_DivMulNN,
+            &&L_AddAddCNN, &&L_AddMulCNN, &&L_SubAddCNN, &&L_SubMulCNN, &&L_MulAddCNN, &&L_MulMulCNN, &&L_DivAddCNN,
+            &&L_DivMulCNN,
             &&L_PushN, &&L_CmpC, &&L_CmpN,
             &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
             &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
-            &&L_Kept, &&L_KeptFirst, &&L_ZeroTotal, &&L_FirstTotal, &&L_AddTotal, &&L_Held, &&L_SkipUnlessHeld, &&L_StoreSlot,
-            &&L_Return};
+            &&L_Kept, &&L_KeptFirst, &&L_ZeroTotal, &&L_FirstTotal, &&L_AddTotal, &&L_FirstTotalKept, &&L_AddTotalKept, &&L_Held, &&L_HeldNC, &&L_SkipUnlessHeld, &&L_StoreSlot,
+            &&L_Enter, &&L_Leave, &&L_Return};
         static_assert(std::size(kLabels) == static_cast<std::size_t>(LOp::Return) + 1);
 #else
 #define OPREC_OP(NAME) case LOp::NAME:
@@ -162,12 +195,18 @@ private:
                 OPREC_OP(Total) acc = total; OPREC_NEXT();
                 OPREC_OP(Push) *sp++ = acc; OPREC_NEXT();
                 OPREC_OP(PushL) *sp++ = acc; acc = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
-                OPREC_OP(PushMulNN) {
-                    *sp++ = acc;
-                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip);
-                    acc = fast::mul(lhs, fetch<At::Rhs>(names, ip->b, ip));
-                    OPREC_NEXT();
+#define OPREC_PUSH_NN(NAME, FN)                                 \
+                OPREC_OP(Push##NAME##NN) {                           \
+                    *sp++ = acc;                                     \
+                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip); \
+                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip)); \
+                    OPREC_NEXT();                                    \
                 }
+                OPREC_PUSH_NN(Add, fast::add)
+                OPREC_PUSH_NN(Sub, fast::sub)
+                OPREC_PUSH_NN(Mul, fast::mul)
+                OPREC_PUSH_NN(Div, fast::truediv)
+#undef OPREC_PUSH_NN
 #define OPREC_ARITH_OPS(NAME, FN)                                                              \
                 OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a]); OPREC_NEXT();                 \
                 OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip)); OPREC_NEXT(); \
@@ -180,7 +219,8 @@ private:
                     acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip));                            \
                     OPREC_NEXT();                                                               \
                 }                                                                               \
-                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip)); OPREC_NEXT();
+                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip)); OPREC_NEXT(); \
+                OPREC_OP(NAME##CP) acc = FN(consts[ip->a], frame[ip->b]); OPREC_NEXT();
                 OPREC_ARITH_OPS(Add, fast::add)
                 OPREC_ARITH_OPS(Sub, fast::sub)
                 OPREC_ARITH_OPS(Mul, fast::mul)
@@ -191,6 +231,48 @@ private:
 #undef OPREC_ARITH_OPS
                 OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
+#define OPREC_FUSED(OUTER, INNER, OFN, IFN)                                               \
+                OPREC_OP(OUTER##INNER##NN) {                                               \
+                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);               \
+                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);               \
+                    acc = OFN(acc, inner(ip, [&] { return IFN(lhs, rhs); }));              \
+                    OPREC_NEXT();                                                          \
+                }                                                                          \
+                OPREC_OP(OUTER##INNER##CNN) {                                              \
+                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);               \
+                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);               \
+                    acc = OFN(consts[ip->n], inner(ip, [&] { return IFN(lhs, rhs); }));    \
+                    OPREC_NEXT();                                                          \
+                }
+                OPREC_FUSED(Add, Add, fast::add, fast::add)
+                OPREC_FUSED(Add, Mul, fast::add, fast::mul)
+                OPREC_FUSED(Sub, Add, fast::sub, fast::add)
+                OPREC_FUSED(Sub, Mul, fast::sub, fast::mul)
+                OPREC_FUSED(Mul, Add, fast::mul, fast::add)
+                OPREC_FUSED(Mul, Mul, fast::mul, fast::mul)
+                OPREC_FUSED(Div, Add, fast::truediv, fast::add)
+                OPREC_FUSED(Div, Mul, fast::truediv, fast::mul)
+#undef OPREC_FUSED
+#define OPREC_CHAIN(OP1, OP2, FN1, FN2)                                                     \
+                OPREC_OP(OP1##N##OP2##N) {                                                   \
+                    const Value lhs = acc; /* a copy: acc itself never escapes */            \
+                    const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
+                    const Value first = first_op(ip, [&] { return FN1(lhs, x); });           \
+                    acc = FN2(first, fetch<At::Rhs>(names, ip->b, ip));                      \
+                    OPREC_NEXT();                                                            \
+                }                                                                            \
+                OPREC_OP(OP1##N##OP2##T) {                                                   \
+                    const Value lhs = acc;                                                   \
+                    const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
+                    const Value first = first_op(ip, [&] { return FN1(lhs, x); });           \
+                    acc = FN2(first, total);                                                 \
+                    OPREC_NEXT();                                                            \
+                }
+                OPREC_CHAIN(Mul, Mul, fast::mul, fast::mul)
+                OPREC_CHAIN(Mul, Div, fast::mul, fast::truediv)
+                OPREC_CHAIN(Div, Mul, fast::truediv, fast::mul)
+                OPREC_CHAIN(Div, Div, fast::truediv, fast::truediv)
+#undef OPREC_CHAIN
                 OPREC_OP(CmpNC) {
                     const Value lhs = fetch<At::First>(names, ip->a, ip);
                     acc = Value::boolean(fast::compare(ip->cmp, lhs, consts[ip->b]));
@@ -246,12 +328,39 @@ private:
                 OPREC_OP(ZeroTotal) total = Value::integer(0); OPREC_NEXT();
                 OPREC_OP(FirstTotal) total = fast::add(Value::integer(0), acc); OPREC_NEXT();
                 OPREC_OP(AddTotal) total = fast::add(total, acc); OPREC_NEXT();
+                OPREC_OP(FirstTotalKept)
+                    total = fast::add(Value::integer(0), acc);
+                    if (!keep_[ip->b]) OPREC_JUMP(ip->a);
+                    ip += 2;
+                    OPREC_DISPATCH();
+                OPREC_OP(AddTotalKept)
+                    total = fast::add(total, acc);
+                    if (!keep_[ip->b]) OPREC_JUMP(ip->a);
+                    ip += 2;
+                    OPREC_DISPATCH();
                 OPREC_OP(Held) held_[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
+                OPREC_OP(HeldNC) {
+                    const Value lhs = fetch<At::First>(names, ip->a, ip);
+                    held_[ip->n] = fast::compare(ip->cmp, lhs, consts[ip->b]) ? 1 : 0;
+                    OPREC_NEXT();
+                }
                 OPREC_OP(SkipUnlessHeld) if (!held_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
                 OPREC_OP(StoreSlot)
                     held_[ip->a] = 1;
                     slot_values_[ip->a] = acc;
                     OPREC_NEXT();
+                OPREC_OP(Enter) {
+                    const NodeId body = code_.fns[ip->b].body;
+                    if (static_cast<std::uint32_t>(sp - bottom) + code_.entry_depth[body] <= kMaxLinearDepth) [[likely]] {
+                        frame = sp - ip->n;
+                        OPREC_NEXT();
+                    }
+                    sp -= ip->n;
+                    total_ = total;
+                    acc = eval(body, sp);
+                    OPREC_JUMP(ip->a);
+                }
+                OPREC_OP(Leave) sp -= ip->n; frame = nullptr; OPREC_NEXT();
                 OPREC_OP(Return) return acc;
                 }
             }

@@ -9,7 +9,10 @@
 
 namespace oprec {
 
-enum class ValueType : std::uint8_t { Bool, Int, Float };
+// A full word, not a byte: a Value is then two words with no padding, which
+// the interpreter's accumulator keeps in two registers (with a byte, GCC
+// merges the byte into the padding through the stack at every instruction).
+enum class ValueType : std::uint64_t { Bool, Int, Float };
 
 // A plain tagged value; cheap to copy, no allocation.
 struct Value {

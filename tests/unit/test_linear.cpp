@@ -153,6 +153,12 @@ TEST_CASE("standalone expressions run straight-line as the tree walks them", "[l
         "c - a * b // (b ** a) % (a / b)",
         "c - (a * b) + (b * c) * (a + c)",
         "a / (b + c) - (c + x)",
+        // Superinstructions: const op (name op name), (x op name) op name,
+        // push then name op name, const op parameter (through a fn in the records).
+        "2 * (a * b) - 0.5 / (c + a)",
+        "(a + b) / c / b * a",
+        "(a - c) * x * b",
+        "a - (b - c) * (a / b) + c / (a - b)",
     };
     const std::vector<Value> samples = {Value::integer(0),        Value::integer(3),  Value::integer(-2),
                                         Value::real(0.5),         Value::real(-0.0),  Value::boolean(true),
@@ -178,5 +184,5 @@ TEST_CASE("standalone expressions run straight-line as the tree walks them", "[l
                     ++compared;
                 }
     }
-    CHECK(compared == 26 * 512);
+    CHECK(compared == 30 * 512);
 }
