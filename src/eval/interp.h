@@ -135,6 +135,10 @@ private:
         // Locals, so they stay in registers across the dispatch.
         const Value* const consts = code_.consts.data();
         const Value* const names = direct_values();
+        // A layer run's arrays too: as members each read would go through `this`.
+        const std::uint8_t* const keep = keep_;
+        std::uint8_t* const held = held_;
+        Value* const slot_values = slot_values_;
         Value acc;
 // Threaded dispatch where the compiler has computed goto (GCC, Clang): each
 // instruction jumps to the next from its own place, which the branch
@@ -318,9 +322,9 @@ private:
                     }
                     OPREC_NEXT();
                 }
-                OPREC_OP(Kept) if (!keep_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(Kept) if (!keep[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
                 OPREC_OP(KeptFirst)
-                    if (!keep_[ip->b]) {
+                    if (!keep[ip->b]) {
                         total = Value::integer(0);
                         OPREC_JUMP(ip->a);
                     }
@@ -330,24 +334,24 @@ private:
                 OPREC_OP(AddTotal) total = fast::add(total, acc); OPREC_NEXT();
                 OPREC_OP(FirstTotalKept)
                     total = fast::add(Value::integer(0), acc);
-                    if (!keep_[ip->b]) OPREC_JUMP(ip->a);
+                    if (!keep[ip->b]) OPREC_JUMP(ip->a);
                     ip += 2;
                     OPREC_DISPATCH();
                 OPREC_OP(AddTotalKept)
                     total = fast::add(total, acc);
-                    if (!keep_[ip->b]) OPREC_JUMP(ip->a);
+                    if (!keep[ip->b]) OPREC_JUMP(ip->a);
                     ip += 2;
                     OPREC_DISPATCH();
-                OPREC_OP(Held) held_[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
+                OPREC_OP(Held) held[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
                 OPREC_OP(HeldNC) {
                     const Value lhs = fetch<At::First>(names, ip->a, ip);
-                    held_[ip->n] = fast::compare(ip->cmp, lhs, consts[ip->b]) ? 1 : 0;
+                    held[ip->n] = fast::compare(ip->cmp, lhs, consts[ip->b]) ? 1 : 0;
                     OPREC_NEXT();
                 }
-                OPREC_OP(SkipUnlessHeld) if (!held_[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
+                OPREC_OP(SkipUnlessHeld) if (!held[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
                 OPREC_OP(StoreSlot)
-                    held_[ip->a] = 1;
-                    slot_values_[ip->a] = acc;
+                    held[ip->a] = 1;
+                    slot_values[ip->a] = acc;
                     OPREC_NEXT();
                 OPREC_OP(Enter) {
                     const NodeId body = code_.fns[ip->b].body;
