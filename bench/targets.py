@@ -11,7 +11,11 @@ REFERENCE_LAYER_NS = 48_000  # the Python reference's layer_bytes on typical con
 
 
 def main(bench_json, *oprec_bench_json):
-    runs = {b["name"]: b for b in json.load(open(bench_json))["benchmarks"] if b.get("run_type", "iteration") == "iteration"}
+    benchmarks = json.load(open(bench_json))["benchmarks"]
+    runs = {b["name"]: b for b in benchmarks if b.get("run_type", "iteration") == "iteration"}
+    # With --benchmark_repetitions, each benchmark's median over them.
+    runs.update({b["run_name"]: b for b in benchmarks
+                 if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"})
 
     def ns(name):
         b = runs.get(name)
