@@ -9,7 +9,7 @@
 
 namespace oprec {
 
-LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& layer)
+LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& layer, Tables tables)
     : program_(&records.program()), names_(records.bind(layer)) {
     if (program_->switches.size() > 31) throw std::length_error("more than 31 switches: settings are numbered in 32 bits");
     // As layer_bytes: every `when` first, then each held slot (names bound once).
@@ -28,7 +28,7 @@ LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& la
             else
                 h.unswitched |= std::uint64_t(1) << j;
         }
-        if (entries.size() <= 64 && h.switched.size() <= kMaxTabled) {
+        if (tables != Tables::None && entries.size() <= 64 && h.switched.size() <= kMaxTabled) {
             const std::size_t ways = std::size_t(1) << h.switched.size();
             h.prices.resize(ways);
             for (std::size_t index = 0; index < ways; ++index) {
@@ -51,6 +51,26 @@ LayerSettings::LayerSettings(const RecordsEvaluator& records, const LayerDoc& la
     for (std::size_t i = 0; i < held_.size(); ++i) by_part_[held_[i].part].push_back(i);
     tabled_ = parts_.size() <= kPartsOnStack &&
               std::all_of(held_.begin(), held_.end(), [](const Held& h) { return !h.prices.empty(); });
+    if (tabled_ && tables == Tables::PartSums && switch_count() <= kMaxPartTableSwitches) tabulate_parts();
+}
+
+// A part's sum depends only on the switches its slots use: summed once for
+// each setting of those (every subset of the mask), slot by slot in order,
+// as sum_parts would for any setting that agrees on them.
+void LayerSettings::tabulate_parts() {
+    part_tables_.resize(parts_.size());
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+        PartTable& t = part_tables_[k];
+        for (const std::size_t i : by_part_[k])
+            for (const auto& [sw, entry] : held_[i].switched) t.mask |= std::uint32_t(1) << sw;
+        t.sums.resize(std::size_t(t.mask) + 1);
+        for (std::uint32_t bits = 0;; bits = (bits - t.mask) & t.mask) {  // every subset of the mask
+            double sum = 0.0;  // parts.get(part, 0.0)
+            for (const std::size_t i : by_part_[k]) sum += held_[i].prices[table_index(held_[i], bits)];
+            t.sums[bits] = sum;
+            if (bits == t.mask) break;
+        }
+    }
 }
 
 std::uint64_t LayerSettings::kept_entries(const Held& h, const KeepMask& keep) const {
@@ -90,6 +110,11 @@ Value LayerSettings::total(const KeepMask& keep) const {
 // Else each slot priced on its kept entries, Python's arithmetic throughout.
 template <class Acc>
 void LayerSettings::sum_parts(std::uint32_t keep_bits, Acc& acc) const {
+    if (!part_tables_.empty()) {
+        for (std::size_t k = 0; k < parts_.size(); ++k)
+            acc[k] = Value::real(part_tables_[k].sums[keep_bits & part_tables_[k].mask]);
+        return;
+    }
     if (tabled_) {
         // A part at a time, its sum in a register: the same additions in the
         // same order as slot by slot (a part's slots keep their order).

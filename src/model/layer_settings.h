@@ -1,8 +1,9 @@
 // One layer priced under many recompute switch settings: its names bound
 // once, every held slot's entries evaluated once (SlotSums), and each held
 // slot priced once for each way of keeping its own entries (a slot has a few
-// entries, so a few prices; the layer has 2^8 settings). A setting is then a
-// table lookup per slot and the parts' sums. Each setting gets exactly what
+// entries, so a few prices; the layer has 2^8 settings), then each part's sum
+// for each setting of the switches its slots use. A setting is then a table
+// lookup per part. Each setting gets exactly what
 // RecordsEvaluator::layer_bytes gives it, to the bit: every price is the
 // interpreter's on the same total, not an estimate from single switches' effects.
 #pragma once
@@ -19,8 +20,14 @@ namespace oprec {
 
 class LayerSettings {
 public:
+    // How much is priced ahead: nothing (each slot priced per setting), each
+    // slot's prices by its own switches, or also each part's sums. Each gives
+    // the same bits; the default is the fastest the layer allows, the others
+    // are there for the tests to compare.
+    enum class Tables { None, SlotPrices, PartSums };
+
     // Throws what layer_slots throws (a `when` that cannot be evaluated).
-    LayerSettings(const RecordsEvaluator& records, const LayerDoc& layer);
+    LayerSettings(const RecordsEvaluator& records, const LayerDoc& layer, Tables tables = Tables::PartSums);
 
     // Settings are numbered by their kept switches: bit i of `keep_bits` keeps
     // program.switches[i]. There are 2^switch_count() of them.
@@ -72,12 +79,23 @@ private:
         return index;
     }
 
+    // The float fast path goes further when there are few switches: each
+    // part's sum, in its slots' order, for every setting of the switches its
+    // slots use, found by the setting's bits masked to those switches.
+    static constexpr std::size_t kMaxPartTableSwitches = 10;
+    struct PartTable {
+        std::uint32_t mask = 0;    // the switches the part's slots use
+        std::vector<double> sums;  // by keep_bits & mask
+    };
+    void tabulate_parts();
+
     const Program* program_;
     Bindings names_;
     std::vector<Held> held_;          // the held slots, in the records' order
     std::vector<std::string> parts_;  // in order of first appearance
     std::vector<std::vector<std::size_t>> by_part_;  // indices into held_ of each part's slots, in order
     bool tabled_ = false;             // every held slot tabled, few parts: the float fast path
+    std::vector<PartTable> part_tables_;  // by part, where tabled_ and few switches
 };
 
 }  // namespace oprec

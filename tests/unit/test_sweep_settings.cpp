@@ -99,13 +99,17 @@ TEST_CASE("SlotSums prices every slot as price_slot does, for every keep mask", 
 TEST_CASE("LayerSettings gives layer_bytes of each of the 256 settings, bit for bit", "[sweep][golden]") {
     const Program& p = testing::shipped_records();
     const RecordsEvaluator records(p);
+    // Each way of pricing ahead: part sums (the default here), slot prices, none.
+    const auto tables = GENERATE(LayerSettings::Tables::PartSums, LayerSettings::Tables::SlotPrices,
+                                 LayerSettings::Tables::None);
+    INFO("tables " << static_cast<int>(tables));
     int priced = 0, refused = 0;
     for (const json& c : golden_cases()["cases"]) {
         const LayerDoc layer = golden::layer_doc(c);
         INFO(c["id"].get<std::string>());
         std::optional<LayerSettings> settings;
         try {
-            settings.emplace(records, layer);
+            settings.emplace(records, layer, tables);
         } catch (const EvalError& e) {
             // A `when` that cannot be evaluated: layer_bytes raises the same.
             CHECK_THROWS_AS(records.layer_bytes(layer), EvalError);
