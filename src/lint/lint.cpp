@@ -1,6 +1,7 @@
 #include "lint/lint.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -22,19 +23,28 @@ bool incomplete(const std::vector<Diagnostic>& diags) {
     });
 }
 
-// A library module (stdlib/fields.rec, ffn.rec, vocabulary.rec): a file
-// that declares something, but, with its imports, no op, part, slot or
-// profile (an empty file is a records file missing everything). It is
-// linted for what it states; what a whole records file must have (its
-// vocabulary, a record for each op of the op vector, a field schema) and
-// whether its fns and defaults are used are its importers' business.
-bool library_module(const std::vector<ast::Module>& modules) {
-    for (const ast::Module& m : modules)
+// A library module (stdlib/fields.rec, ffn.rec, vocabulary.rec): a file in
+// a folder of the search path (the standard library, OPREC_PATH's) that,
+// with its imports, declares no op, part, slot or profile. It is linted for
+// what it states; what a whole records file must have (its vocabulary, a
+// record for each op of the op vector, a field schema) and whether its fns
+// and defaults are used are its importers' business. Decided by where the
+// file is, so an unfinished records file elsewhere is never taken for one.
+bool library_module(const LoadResult& load, const std::vector<std::filesystem::path>& search_path) {
+    if (load.modules.empty() || load.files.size() != load.modules.size()) return false;
+    for (const ast::Module& m : load.modules)
         for (const ast::Decl& d : m.decls)
             if (std::holds_alternative<ast::OpDecl>(d) || std::holds_alternative<ast::SlotDecl>(d) ||
                 std::holds_alternative<ast::ProfileDecl>(d))
                 return false;
-    return !modules.empty() && !modules.back().decls.empty();  // the root comes last
+    std::error_code ec;
+    const auto folder = std::filesystem::weakly_canonical(load.files.back(), ec).parent_path();  // the root comes last
+    if (ec) return false;
+    return std::any_of(search_path.begin(), search_path.end(), [&](const std::filesystem::path& dir) {
+        std::error_code e;
+        const auto canonical = std::filesystem::weakly_canonical(dir, e);
+        return !e && canonical == folder;
+    });
 }
 
 bool records_file_only(const std::string& code) {
@@ -71,7 +81,7 @@ Report lint_loaded(LoadResult load, const Options& options) {
                            std::any_of(load.diagnostics.begin(), load.diagnostics.end(),
                                        [](const Diagnostic& d) { return d.code == "E0122" && !d.span.known(); });
     std::vector<Diagnostic> diags = std::move(load.diagnostics);
-    const bool module = library_module(load.modules);
+    const bool module = library_module(load, options.load.search_path);
     if (module) std::erase_if(diags, [](const Diagnostic& d) { return records_file_only(d.code); });
     if (!report.could_not_run && !incomplete(diags)) {
         report.warnings_checked = true;

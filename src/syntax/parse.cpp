@@ -209,7 +209,7 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         if (parsed && (filter == nullptr || !bracket_errors(*filter))) build(nullptr);
         return parsed;
     };
-    bool scanned = false;  // the scanner took the whole text, and the parse failed on it
+    bool scanned = false;  // the fast parse failed on the scanner's tokens (ANTLR's, as far as they went)
     try {
         Scanner scanner(text, kMaxNesting);
         ScannedTokenStream tokens(scanner);

@@ -79,7 +79,7 @@ TEST_CASE("lint E0101: a duplicate, with a note at the first", "[lint][errors]")
 }
 
 TEST_CASE("lint E0102: no vocabulary", "[lint][errors]") {
-    const auto r = linted("import \"fields.rec\"\nop attMM\n");
+    const auto r = linted("import \"fields.rec\"\n");
     const auto ds = with_code(r, "E0102");
     REQUIRE(ds.size() == 3);
     CHECK(ds[0].message == "no `switches` declaration: the records must state their vocabulary (import "

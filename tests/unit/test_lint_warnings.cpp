@@ -358,14 +358,19 @@ TEST_CASE("lint: no warnings while a file does not parse, and every error at onc
 }
 
 TEST_CASE("lint: a library module is checked for what it states", "[lint]") {
-    // No vocabulary or op records to have, no unused-fn warning; its own
-    // mistakes still count.
-    const lint::Report clean = linted("fn half(x) = x / 2\ndefault n_extra = 1\n", "module.rec");
+    // A file of the standard library's folder with no op, part, slot or
+    // profile: no vocabulary or op records to have, no unused-fn warning;
+    // its own mistakes still count.
+    const std::string in_library = std::string(OPREC_SOURCE_DIR) + "/stdlib/scratch-module.rec";
+    const lint::Report clean = linted("fn half(x) = x / 2\ndefault n_extra = 1\n", in_library);
     CHECK(clean.diagnostics.empty());
-    const lint::Report wrong = linted("fn half(x) = x / 2 + 1 / 0\nfn half(y) = y\n", "module.rec");
+    const lint::Report wrong = linted("fn half(x) = x / 2\nfn half(y) = y\n", in_library);
     CHECK(with_code(wrong, "E0102").empty());
     CHECK(!with_code(wrong, "E0101").empty());  // the fn declared twice
-    // A records file still must state its vocabulary.
-    const lint::Report records = linted("slot qkv in attention {\n    bytes = total\n}\n");
+    // The same text anywhere else is an unfinished records file.
+    const lint::Report elsewhere = linted("fn half(x) = x / 2\ndefault n_extra = 1\n", "module.rec");
+    CHECK(with_code(elsewhere, "E0102").size() == 3);
+    // And a records file in the library's folder is a records file.
+    const lint::Report records = linted("slot qkv in attention {\n    bytes = total\n}\n", in_library);
     CHECK(!with_code(records, "E0102").empty());
 }
