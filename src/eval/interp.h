@@ -88,23 +88,14 @@ private:
         else if constexpr (at == At::InnerRhs) return code.nodes[code.nodes[ip->node].b].b;
         else return code.nodes[code.nodes[ip->node].a].b;
     }
-    // A chain's op1: its error is placed there (op2's, at the instruction's node).
+    // A fused operator that is not the instruction's node (a chain's op1:
+    // the node's lhs; a fused rhs: its rhs) places its error at its own node.
     template <class F>
-    Value first_op(const Instr* ip, F&& f) {
+    Value located(NodeId where, F&& f) {
         try {
             return f();
         } catch (EvalError& e) {
-            e.locate(code_.spans[code_.nodes[ip->node].a]);
-            throw;
-        }
-    }
-    // A fused rhs's own operator: its error is placed there, not at the outer one.
-    template <class F>
-    Value inner(const Instr* ip, F&& f) {
-        try {
-            return f();
-        } catch (EvalError& e) {
-            e.locate(code_.spans[code_.nodes[ip->node].b]);
+            e.locate(code_.spans[where]);
             throw;
         }
     }
@@ -236,17 +227,19 @@ private:
                 OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
 #define OPREC_FUSED(OUTER, INNER, OFN, IFN)                                               \
-                OPREC_OP(OUTER##INNER##NN) {                                               \
-                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);               \
-                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);               \
-                    acc = OFN(acc, inner(ip, [&] { return IFN(lhs, rhs); }));              \
-                    OPREC_NEXT();                                                          \
-                }                                                                          \
-                OPREC_OP(OUTER##INNER##CNN) {                                              \
-                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);               \
-                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);               \
-                    acc = OFN(consts[ip->n], inner(ip, [&] { return IFN(lhs, rhs); }));    \
-                    OPREC_NEXT();                                                          \
+                OPREC_OP(OUTER##INNER##NN) {                                              \
+                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
+                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
+                    acc = OFN(acc,                                                        \
+                        located(code_.nodes[ip->node].b, [&] { return IFN(lhs, rhs); })); \
+                    OPREC_NEXT();                                                         \
+                }                                                                         \
+                OPREC_OP(OUTER##INNER##CNN) {                                             \
+                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
+                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
+                    acc = OFN(consts[ip->n],                                              \
+                        located(code_.nodes[ip->node].b, [&] { return IFN(lhs, rhs); })); \
+                    OPREC_NEXT();                                                         \
                 }
                 OPREC_FUSED(Add, Add, fast::add, fast::add)
                 OPREC_FUSED(Add, Mul, fast::add, fast::mul)
@@ -261,14 +254,16 @@ private:
                 OPREC_OP(OP1##N##OP2##N) {                                                   \
                     const Value lhs = acc; /* a copy: acc itself never escapes */            \
                     const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
-                    const Value first = first_op(ip, [&] { return FN1(lhs, x); });           \
+                    const Value first =                                                      \
+                        located(code_.nodes[ip->node].a, [&] { return FN1(lhs, x); });       \
                     acc = FN2(first, fetch<At::Rhs>(names, ip->b, ip));                      \
                     OPREC_NEXT();                                                            \
                 }                                                                            \
                 OPREC_OP(OP1##N##OP2##T) {                                                   \
                     const Value lhs = acc;                                                   \
                     const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
-                    const Value first = first_op(ip, [&] { return FN1(lhs, x); });           \
+                    const Value first =                                                      \
+                        located(code_.nodes[ip->node].a, [&] { return FN1(lhs, x); });       \
                     acc = FN2(first, total);                                                 \
                     OPREC_NEXT();                                                            \
                 }

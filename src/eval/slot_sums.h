@@ -20,7 +20,6 @@ public:
     SlotSums(const Program& program, SlotId slot, const Bindings& names);
 
     SlotId slot() const { return slot_; }
-    std::size_t entry_count() const { return elements_.size(); }
     // price_slot(program, slot, names, keep), to the bit. `names` must be the
     // bindings the elements were evaluated on.
     Value price(const KeepMask& keep, const Bindings& names) const;

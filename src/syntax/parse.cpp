@@ -20,10 +20,6 @@ namespace oprec {
 namespace {
 
 using oprec_gen::RecLexer;
-
-// Characters the language does not have: past this many, a file is not
-// records (binary data, say), and reading on would only repeat the error.
-constexpr std::size_t kMaxJunk = 1000;
 using oprec_gen::RecParser;
 
 // Invalid UTF-8 would make ANTLR's input stream throw: report the first bad
@@ -220,17 +216,14 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     antlr4::ANTLRInputStream input(text);
     input.name = sources.file(file).path();
     if (!scanned) {  // else ANTLR's tokens would give the same parse error
-        RecLexer lexer(&input);
-        lexer.removeErrorListeners();
-        TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
-        antlr4::UnbufferedTokenStream tokens(&filter);
-        if (fast_parse(tokens, &filter)) return;
+        FilteredLexer antlr(input);
+        antlr4::UnbufferedTokenStream tokens(&antlr.filter);
+        if (fast_parse(tokens, &antlr.filter)) return;
     }
     input.reset();
-    RecLexer lexer(&input);
-    lexer.removeErrorListeners();
-    TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, kMaxJunk);
-    antlr4::CommonTokenStream tokens(&filter);
+    FilteredLexer antlr(input);
+    const TokenFilter& filter = antlr.filter;
+    antlr4::CommonTokenStream tokens(&antlr.filter);
     RecParser parser(&tokens);
     parser.removeErrorListeners();
     std::vector<Diagnostic> syntax;

@@ -2,6 +2,7 @@
 // ANTLR parse tree never leaves this stage.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,9 @@ inline constexpr int kMaxNesting = 200;
 // The deepest expression tree, counting each operator of a chain (a + b + c
 // is ((a + b) + c)) as a level: the stages after the parser recurse on it.
 inline constexpr int kMaxTreeDepth = 1000;
+// Characters the language does not have: past this many, a file is not
+// records (binary data, say), and reading on would only repeat the error.
+inline constexpr std::size_t kMaxJunk = 1000;
 
 // A whole .rec file. On a syntax error the module is empty and `diags` says why.
 ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags);

@@ -235,16 +235,14 @@ std::optional<std::string> scanner_disagreement(std::string_view text) {
         return std::nullopt;
     }
     antlr4::ANTLRInputStream input{std::string(text)};
-    RecLexer lexer(&input);
-    lexer.removeErrorListeners();
-    TokenFilter filter(lexer, RecLexer::NEWLINE, kMaxNesting, RecLexer::ERRCHAR, 1000);
+    const auto same = [](const antlr4::Token& a, const antlr4::Token& b) {
+        return a.getType() == b.getType() && a.getText() == b.getText() && a.getLine() == b.getLine() &&
+               a.getCharPositionInLine() == b.getCharPositionInLine() && a.getStartIndex() == b.getStartIndex() &&
+               a.getStopIndex() == b.getStopIndex();
+    };
+    FilteredLexer antlr(input);
     for (const ScannedToken& mine : scanned) {
-        const std::unique_ptr<antlr4::Token> theirs = filter.nextToken();
-        const auto same = [&](const antlr4::Token& a, const antlr4::Token& b) {
-            return a.getType() == b.getType() && a.getText() == b.getText() && a.getLine() == b.getLine() &&
-                   a.getCharPositionInLine() == b.getCharPositionInLine() &&
-                   a.getStartIndex() == b.getStartIndex() && a.getStopIndex() == b.getStopIndex();
-        };
+        const std::unique_ptr<antlr4::Token> theirs = antlr.filter.nextToken();
         if (!same(mine, *theirs))
             return fmt::format("the scanner gives {}, ANTLR's lexer {}", mine.toString(), theirs->toString());
     }

@@ -1,5 +1,7 @@
 #include "syntax/token_filter.h"
 
+#include "syntax/parse.h"
+
 namespace oprec {
 
 namespace {
@@ -54,6 +56,12 @@ std::unique_ptr<antlr4::Token> TokenFilter::nextToken() {
         }
         return token;
     }
+}
+
+FilteredLexer::FilteredLexer(antlr4::CharStream& input)
+    : lexer(&input),
+      filter(lexer, oprec_gen::RecLexer::NEWLINE, kMaxNesting, oprec_gen::RecLexer::ERRCHAR, kMaxJunk) {
+    lexer.removeErrorListeners();
 }
 
 }  // namespace oprec

@@ -11,6 +11,8 @@
 
 #include <antlr4-runtime.h>
 
+#include "RecLexer.h"
+
 namespace oprec {
 
 class TokenFilter : public antlr4::TokenSource {
@@ -52,6 +54,15 @@ private:
     std::size_t max_junk_;
     std::size_t junk_ = 0;
     std::optional<Open> junk_stop_;
+};
+
+// ANTLR's lexer for the language, its console listener removed, behind the
+// filter with the front end's limits (parse.h): the tokens as the parser
+// takes them from ANTLR.
+struct FilteredLexer {
+    explicit FilteredLexer(antlr4::CharStream& input);
+    oprec_gen::RecLexer lexer;
+    TokenFilter filter;
 };
 
 }  // namespace oprec
