@@ -146,6 +146,7 @@ LayerCode compile_layer(const Program& program) {
     emit.add(LOp::Return);
     if (ok) {
         out.entry = start;
+        out.registers = compile_registers(program);
     } else {
         out.code.instrs.resize(start);
         out.regions.clear();

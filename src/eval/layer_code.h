@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "check/program.h"
 #include "eval/code.h"
+#include "eval/register_code.h"
 
 namespace oprec {
 
@@ -18,6 +20,8 @@ struct LayerCode {
     Code code;                        // the program's code, the layer's run appended
     std::uint32_t entry = kNoEntry;   // where the run starts; kNoEntry: an expression has no straight-line form
     std::size_t slot_count = 0;
+    // The same run in registers, tried first where it can run (register_code.h).
+    std::optional<RegisterCode> registers;
 
     // What a stretch of the run computes, for an error's context.
     enum class Phase : std::uint8_t { When, Entries, Formula };

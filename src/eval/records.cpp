@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include "eval/interp.h"
+#include "eval/register_code.h"
 
 namespace oprec {
 
 Bindings::Bindings(const Program& program)
     : program_(&program),
+      unbound_(program.names.size()),
       values_(program.names.size(), no_value()),
       state_(program.names.size(), kUnset),
       kinds_(program.names.size(), ErrorKind::UnboundName),
@@ -20,6 +22,7 @@ Value Bindings::no_value() {
 }
 
 void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
+    if (values_[name].type != kNoValue) ++unbound_;
     values_[name] = no_value();
     state_[name] = kError;
     kinds_[name] = kind;
@@ -90,12 +93,10 @@ void price_layer(const Program& program, const Bindings& names, const KeepMask& 
     }
 }
 
-void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-                 PartBytes& out) {
-    if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
-    out.clear();
-    out.held_flags.resize(layer.slot_count);
-    out.slot_values.resize(layer.slot_count);
+namespace {
+// LayerCode's run, which raises as the tree walk does.
+void run_exact(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
+               PartBytes& out) {
     Interpreter<const Bindings> interp(layer.code, names);
     try {
         interp.run_layer(layer.entry, keep.data(), out.held_flags.data(), out.slot_values.data());
@@ -103,6 +104,21 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
         e.set_context(layer.context_at(program, interp.failed_at()));
         throw;
     }
+}
+}  // namespace
+
+void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
+                 PartBytes& out) {
+    if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
+    out.clear();
+    out.held_flags.resize(layer.slot_count);
+    out.slot_values.resize(layer.slot_count);
+    // The register run where it can (every name bound, no error met), else
+    // the exact run, which raises as Python does.
+    const bool done = layer.registers && names.all_bound() &&
+                      run_registers(*layer.registers, names.values(), keep.data(), out.held_flags.data(),
+                                    out.slot_values.data(), out.cells);
+    if (!done) run_exact(layer, program, names, keep, out);
     // The parts in order of first held slot, each from 0.0 (float sums: nothing can raise).
     for (SlotId s = 0; s < layer.slot_count; ++s) {
         if (!out.held_flags[s]) continue;
@@ -117,5 +133,6 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
         out.bytes[k] = fast::add(out.bytes[k], out.slot_values[s]);
     }
 }
+
 
 }  // namespace oprec

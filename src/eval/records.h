@@ -20,6 +20,7 @@ public:
     explicit Bindings(const Program& program);
 
     void set(NameId name, Value v) {
+        if (values_[name].type == kNoValue) --unbound_;
         values_[name] = v;
         state_[name] = kSet;
     }
@@ -32,6 +33,8 @@ public:
         throw_missing(name);
     }
     bool has(NameId name) const { return state_[name] == kSet; }
+    // Every name has a value (none raises when read).
+    bool all_bound() const { return unbound_ == 0; }
 
     // For the interpreter to read names inline: every name's value, by
     // NameId, kMissing's type where reading it raises (then call load).
@@ -46,6 +49,7 @@ private:
     static constexpr auto kNoValue = kMissing;  // never a Value's type outside
 
     const Program* program_;
+    std::size_t unbound_;  // names holding kNoValue
     std::vector<Value> values_;
     std::vector<std::uint8_t> state_;
     std::vector<ErrorKind> kinds_;
@@ -74,6 +78,7 @@ struct PartBytes {
     // By SlotId, for a LayerCode run to write into (kept, so not reallocated).
     std::vector<std::uint8_t> held_flags;
     std::vector<Value> slot_values;
+    std::vector<Value> cells;  // a register run's (register_code.h)
     void clear() {
         parts.clear();
         bytes.clear();

@@ -1,0 +1,84 @@
+// A layer's run in registers: the work of LayerCode's run (every `when`,
+// each held slot's kept entries summed and its formula) as three-address
+// instructions over one array of cells (the bound names, the constants, one
+// cell per computed value), with each value computed once a run: a value
+// computed before on every path to a use is reused (value numbering scoped
+// by the run's branches), and a value of some cost used in several places
+// that do not follow one another (two slots' `ffn_elements(hff_exp)`) is
+// computed at its first use in a run and read at the others (a memo bit).
+//
+// It prices the usual layer, and only that: a run on a layer with a name
+// that has no value, or one that meets anything but plain arithmetic on
+// values (an error, an argument-count error), gives up (run_registers
+// returns false) and the caller runs LayerCode, which raises exactly as
+// Python would. It computes nothing the exact run would not, so it gives
+// up wherever the exact run raises, and gives the exact run's bits
+// everywhere else.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "check/program.h"
+#include "value/arith.h"
+#include "value/value.h"
+
+namespace oprec {
+
+enum class ROp : std::uint8_t {
+    Move,                                    // c[dst] = c[x]
+    Add, Sub, Mul, Div, FloorDiv, Mod, Pow,  // c[dst] = c[x] op c[y]
+    Neg, Pos, Not,                           // c[dst] = op c[x]
+    Cmp,                                     // c[dst] = c[x] cmp c[y]
+    Max2, Min2,                              // c[dst] = c[y] if c[y] >/< c[x] else c[x]: Python's max/min, a pair at a time
+    // Add..Div with x (X) or y (Y) the value the instruction before wrote,
+    // read from where the run keeps it (a register), not from its cell: a
+    // chain `s * b * h` waits for no store to reach memory and come back.
+    AddX, SubX, MulX, DivX, AddY, SubY, MulY, DivY,
+    // c[dst] = c[dst] + (c[x] op c[y]): an entry's last operation and its
+    // step of the slot's sum. The ops above write c[dst]; those below do not.
+    SumAdd, SumSub, SumMul, SumDiv,
+    Jump,                                    // to dst
+    JumpIfFalse, JumpIfTrue,                 // on c[x]'s truth, to dst
+    JumpUnlessCmp,                           // unless c[x] cmp c[y]: to dst (a conditional's test)
+    Kept,                                    // unless keep[x]: to dst
+    KeptZero,                                // c[y] = int 0 (a slot's sum starts), then Kept
+    SkipUnlessHeld,                          // unless held[x]: to dst
+    Memo,                                    // if memo bit x is set: to dst
+    SetMemo,                                 // set memo bit x
+    Held,                                    // held[x] = the truth of c[y]
+    HeldCmp,                                 // held[dst] = c[x] cmp c[y] (`when n_exp == 1`)
+    Store,                                   // held[x] = 1, slot_values[x] = c[y]
+    MulStore, DivStore,                      // held[dst] = 1, slot_values[dst] = c[x] op c[y] (a formula's last)
+    GiveUp,                                  // the exact run must do this one (max/min of one argument)
+    Return,
+};
+
+struct RInstr {
+    ROp op = ROp::Return;
+    py::CmpOp cmp = py::CmpOp::Eq;
+    std::uint16_t dst = 0, x = 0, y = 0;
+};
+
+struct RegisterCode {
+    std::vector<RInstr> instrs;
+    std::uint32_t names = 0;      // cells [0, names): the bound names, by NameId, copied in each run
+    std::vector<Value> consts;    // cells [names, names + consts.size())
+    std::uint32_t cells = 0;      // every cell: names, constants, then the values computed
+    std::uint32_t memos = 0;      // memo bits used (at most 64)
+};
+
+// nullopt where the program is beyond the form's limits (65,535 cells or
+// instructions, 64 memo bits, expressions nested deeper than it follows);
+// the layer is then run by LayerCode alone.
+std::optional<RegisterCode> compile_registers(const Program& program);
+
+// One run on `names` (every one bound: Bindings::all_bound), writing held
+// flags and held slots' values by SlotId as LayerCode's run does. `cells`
+// is scratch, grown as needed. False: it gave up, and what it wrote is to
+// be ignored.
+bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
+                   Value* slot_values, std::vector<Value>& cells);
+
+}  // namespace oprec

@@ -1,0 +1,241 @@
+// The register run (register_code.h) against the exact run it stands in
+// for: where it finishes, the same held slots and the same bits; where the
+// exact run raises, it gives up. It may give up where the exact run does
+// not only by computing ahead a value that overflows an int (a hoisted
+// product), which the tests below pin down.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "check/loader.h"
+#include "eval/layer_code.h"
+#include "eval/register_code.h"
+#include "golden/golden_support.h"
+#include "golden/records_fixture.h"
+#include "model/records_eval.h"
+
+using namespace oprec;
+
+namespace {
+
+std::string bits(Value v) {
+    if (v.is_float()) return "float " + std::to_string(std::bit_cast<std::uint64_t>(v.f));
+    return std::string(type_name(v.type)) + " " + std::to_string(v.as_int());
+}
+
+// Each held slot and its value's bits, by SlotId.
+std::string held_slots(const std::vector<std::uint8_t>& held, const std::vector<Value>& values) {
+    std::string out;
+    for (std::size_t s = 0; s < held.size(); ++s)
+        if (held[s]) out += fmt::format("{}={} ", s, bits(values[s]));
+    return out;
+}
+
+// The exact run (LayerCode without its register form), or "raises".
+std::string exact(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep) {
+    LayerCode plain = layer;
+    plain.registers.reset();
+    PartBytes out;
+    try {
+        price_layer(plain, program, names, keep, out);
+    } catch (const EvalError&) {
+        return "raises";
+    }
+    return held_slots(out.held_flags, out.slot_values);
+}
+
+// The register run alone, or "gives up".
+std::string in_registers(const LayerCode& layer, const Bindings& names, const KeepMask& keep) {
+    std::vector<std::uint8_t> held(layer.slot_count);
+    std::vector<Value> values(layer.slot_count), cells;
+    if (!run_registers(*layer.registers, names.values(), keep.data(), held.data(), values.data(), cells))
+        return "gives up";
+    return held_slots(held, values);
+}
+
+KeepMask setting_mask(const Program& program, std::uint32_t setting) {
+    KeepMask keep(program.records.size(), 1);
+    for (RecordId r = 0; r < program.records.size(); ++r)
+        if (program.records[r].switch_id) keep[r] = (setting >> *program.records[r].switch_id) & 1u;
+    return keep;
+}
+
+}  // namespace
+
+TEST_CASE("the shipped records price every golden layer in registers as the exact run does", "[registers][golden]") {
+    const Program& program = testing::shipped_records();
+    const RecordsEvaluator records(program);
+    const LayerCode layer_code = compile_layer(program);
+    REQUIRE(layer_code.registers);
+    const nlohmann::json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
+    int finished = 0, gave_up = 0;
+    for (const nlohmann::json& c : cases["cases"]) {
+        const Bindings names = records.bind(golden::layer_doc(c));
+        if (!names.all_bound()) continue;  // the exact run's alone
+        INFO(c["id"].get<std::string>());
+        for (std::uint32_t setting = 0; setting < (1u << program.switches.size()); setting += 3) {
+            const KeepMask keep = setting_mask(program, setting);
+            const std::string fast = in_registers(layer_code, names, keep);
+            const std::string slow = exact(layer_code, program, names, keep);
+            if (fast == "gives up") {
+                ++gave_up;
+                CHECK(slow == "raises");  // nothing in the shipped records is hoisted that could overflow here
+            } else {
+                ++finished;
+                CHECK(fast == slow);
+            }
+        }
+    }
+    CHECK(finished > 10000);
+    CHECK(gave_up < finished / 10);
+}
+
+TEST_CASE("the example layers price in registers, without giving up", "[registers]") {
+    const Program& program = testing::shipped_records();
+    const RecordsEvaluator records(program);
+    for (const char* name : {"llama2-7b", "deepseek-v3-moe", "mixtral-8x7b", "gqa-dense"}) {
+        INFO(name);
+        const std::string path = fmt::format("{}/../examples/{}.json", OPREC_TEST_DATA, name);
+        const PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
+        REQUIRE(layer.names().all_bound());
+        const LayerCode layer_code = compile_layer(program);
+        const std::string fast = in_registers(layer_code, layer.names(), layer.keep());
+        CHECK(fast != "gives up");
+        CHECK(fast == exact(layer_code, program, layer.names(), layer.keep()));
+    }
+}
+
+namespace {
+
+// A records text whose slots read `e` in every way the register form treats
+// differently: in a `when`, as an entry (fused into the sum), twice in one
+// place and across slots (kept at hand, hoisted, memoised), through a fn,
+// under a keep switch, in a formula (fused into the store).
+std::string records_reading(const std::string& e) {
+    return fmt::format(
+        "switches keep\n"
+        "layerparts attention, ffn\n"
+        "opvector attMM, attBMM\n"
+        "op attMM\n"
+        "op attBMM switch keep\n"
+        "fn twice(v) = v + v\n"
+        "fn first(v, w) = v\n"
+        "slot one in attention when ({0}) != 7 {{\n"
+        "    bytes = total * ({0})\n"
+        "    attMM = {0}\n"
+        "    attBMM = ({0}) + a\n"
+        "}}\n"
+        "slot two in ffn when not ({0}) {{\n"
+        "    bytes = ({0}) / 3 + total\n"
+        "    attMM = twice({0})\n"
+        "    attBMM = first(b, {0})\n"
+        "}}\n"
+        "slot three in attention {{\n"
+        "    bytes = total - ({0}) * ({0})\n"
+        "    attBMM = ({0}) * (({0}) if a else c)\n"
+        "}}\n"
+        "slot four in ffn {{\n"
+        "    bytes = max(total, {0}) / (b * c)\n"
+        "    attMM = b * c * ({0})\n"
+        "    attBMM = (b * c) - ({0})\n"
+        "}}\n",
+        e);
+}
+
+}  // namespace
+
+TEST_CASE("expressions price in registers as the exact run prices them", "[registers]") {
+    const std::vector<std::string> exprs = {
+        "a + b * c - a / b",
+        "a // b + a % b - b ** c",
+        "-a + +b - (not c)",
+        "a if b else c",
+        "a and b or c",
+        "a or b and c and 0",
+        "a < b <= c",
+        "a < b < c != a == b",
+        "max(a, b, c) - min(c, b, a)",
+        "max(a, a * 1.0)",
+        "min(a, b)",
+        "a / (b - b)",
+        "(a and b) * (c or a) / (a if c else b)",
+        "1 / 0 if a else b",
+        "(a - b) * (b - c) * (c - a) + ((a * b) - (c / b)) ** 2",
+        "a * b * c * a * b * c * a * b * c",
+        "0 < a < 10 if a else max(b, c, 1 / c)",
+        "(a + b) / (c * b) - (a - c) / (b * c)",
+        "c - a * b // (b ** a) % (a / b)",
+        "2 * (a * b) - 0.5 / (c + a)",
+        "(a + b) / c / b * a",
+        "b * c * a + b * c",
+        "a * b if a * b < c else c / (a * b)",
+        "first(a, 1 / b) + twice(a * b)",
+        "twice(twice(a)) * first(c, b)",
+        "a if a == b else b * 2",
+    };
+    const std::vector<Value> samples = {Value::integer(0),         Value::integer(3), Value::integer(-2),
+                                        Value::real(0.5),          Value::real(-0.0), Value::boolean(true),
+                                        Value::integer(INT64_MAX), Value::real(1e308)};
+    int finished = 0, raised = 0, spurious = 0;
+    for (const std::string& e : exprs) {
+        INFO(e);
+        const Program program = load_records_text(records_reading(e), "test.rec", {});
+        const LayerCode layer_code = compile_layer(program);
+        REQUIRE(layer_code.registers);
+        const std::array<NameId, 3> abc = {*program.find_name("a"), *program.find_name("b"), *program.find_name("c")};
+        for (Value a : samples)
+            for (Value b : samples)
+                for (Value c : samples)
+                    for (std::uint32_t setting : {0u, 1u}) {
+                        Bindings names(program);
+                        names.set(abc[0], a);
+                        names.set(abc[1], b);
+                        names.set(abc[2], c);
+                        REQUIRE(names.all_bound());
+                        const KeepMask keep = setting_mask(program, setting);
+                        const std::string fast = in_registers(layer_code, names, keep);
+                        const std::string slow = exact(layer_code, program, names, keep);
+                        INFO(bits(a) << ", " << bits(b) << ", " << bits(c) << ", keep " << setting);
+                        if (slow == "raises") {
+                            ++raised;
+                            CHECK(fast == "gives up");
+                        } else if (fast == "gives up") {
+                            // Only a value computed ahead that the exact run does not reach, and
+                            // that raises: an int product overflowing.
+                            ++spurious;
+                            const bool largest_int = (a.is_int() && a.i == INT64_MAX) ||
+                                                     (b.is_int() && b.i == INT64_MAX) ||
+                                                     (c.is_int() && c.i == INT64_MAX);
+                            CHECK(largest_int);
+                        } else {
+                            ++finished;
+                            CHECK(fast == slow);
+                        }
+                    }
+    }
+    CHECK(finished > 10000);
+    CHECK(raised > 1000);
+    CHECK(spurious < finished / 50);
+}
+
+TEST_CASE("records beyond the register form's limits are priced by the exact run alone", "[registers]") {
+    // A formula 300 operators deep: deeper than the register compiler follows.
+    std::string deep = "total";
+    for (int k = 0; k < 300; ++k) deep += " + a";
+    const Program program = load_records_text(
+        "switches keep\nlayerparts attention\nopvector attMM\nop attMM\n"
+        "slot one in attention {\n    bytes = " + deep + "\n    attMM = a\n}\n",
+        "deep.rec", {});
+    const LayerCode layer_code = compile_layer(program);
+    CHECK_FALSE(layer_code.registers);
+    REQUIRE(layer_code.entry != kNoEntry);
+    Bindings names(program);
+    names.set(*program.find_name("a"), Value::integer(2));
+    PartBytes out;
+    price_layer(layer_code, program, names, KeepMask(program.records.size(), 1), out);
+    REQUIRE(out.bytes.size() == 1);
+    CHECK(bits(out.bytes[0]) == bits(Value::real(602.0)));
+}
