@@ -36,6 +36,8 @@ enum class ROp : std::uint8_t {
     // read from where the run keeps it (a register), not from its cell: a
     // chain `s * b * h` waits for no store to reach memory and come back.
     AddX, SubX, MulX, DivX, AddY, SubY, MulY, DivY,
+    // c[dst] = (the value before op1 c[x]) op2 c[y]: MulX then MulX, ...
+    MulMulX, MulDivX, DivMulX, DivDivX,
     // c[dst] = c[dst] + (c[x] op c[y]): an entry's last operation and its
     // step of the slot's sum. The ops above write c[dst]; those below do not.
     SumAdd, SumSub, SumMul, SumDiv,
@@ -47,6 +49,10 @@ enum class ROp : std::uint8_t {
     SkipUnlessHeld,                          // unless held[x]: to dst
     Memo,                                    // if memo bit x is set: to dst
     SetMemo,                                 // set memo bit x
+    // An entry that is one product, with its keep test: if keep[z],
+    // c[dst] = c[dst] + c[x] * c[y] (SumMulIf), or c[dst] = 0 + c[x] * c[y]
+    // where it starts the sum, else int 0 (FirstMulIf).
+    SumMulIf, FirstMulIf,
     Held,                                    // held[x] = the truth of c[y]
     HeldCmp,                                 // held[dst] = c[x] cmp c[y] (`when n_exp == 1`)
     Store,                                   // held[x] = 1, slot_values[x] = c[y]
@@ -59,6 +65,7 @@ struct RInstr {
     ROp op = ROp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
     std::uint16_t dst = 0, x = 0, y = 0;
+    std::uint16_t z = 0;  // a fused keep test's record
 };
 
 struct RegisterCode {

@@ -15,6 +15,7 @@ namespace oprec {
 namespace {
 
 using ExprId = std::uint32_t;
+constexpr ExprId kNoNumber = 0xffffffffu;
 using Cell = std::uint16_t;
 
 constexpr std::uint32_t kMaxCells = 0xffff;
@@ -44,6 +45,7 @@ public:
         out_.names = static_cast<std::uint32_t>(program.names.size());
         if (out_.names >= kMaxCells || program.records.size() > 0xffff || program.slots.size() > 0xffff) throw TooBig{};
         next_cell_ = out_.names;
+        top_numbers_.assign(code_.nodes.size(), kNoNumber);
         zero_ = const_cell(Value::integer(0));
     }
 
@@ -64,12 +66,14 @@ public:
 
 private:
     // An Add..Div reading what the instruction before it wrote, where no
-    // jump lands, reads it from the run's register (ROp::AddX...).
+    // jump lands, reads it from the run's register (ROp::AddX...); then two
+    // such multiplications or divisions in a row are one instruction where
+    // nothing else reads the first one's value (ROp::MulMulX...).
     void chain() {
         auto& code = out_.instrs;
         std::vector<bool> landed(code.size() + 1, false);
         for (const RInstr& i : code)
-            if (i.op >= ROp::Jump && i.op <= ROp::Memo) landed[i.dst] = true;
+            if (is_jump(i.op)) landed[i.dst] = true;
         for (std::size_t k = 1; k < code.size(); ++k) {
             RInstr& i = code[k];
             const RInstr& before = code[k - 1];
@@ -79,6 +83,63 @@ private:
             if (i.x == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddX) + offset);
             else if (i.y == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddY) + offset);
         }
+        std::vector<bool> gone(code.size(), false);
+        // An entry that is one product: its keep test and its step of the sum in one.
+        for (std::size_t k = 0; k + 2 < code.size(); ++k) {
+            RInstr& test = code[k];
+            const RInstr& step = code[k + 1];
+            const bool kept = test.op == ROp::Kept || (test.op == ROp::KeptZero && test.y == step.dst);
+            if (!kept || step.op != ROp::SumMul || test.dst != k + 2 || landed[k + 1]) continue;
+            test = {test.op == ROp::Kept ? ROp::SumMulIf : ROp::FirstMulIf, py::CmpOp::Eq, step.dst, step.x, step.y,
+                    static_cast<std::uint16_t>(test.x)};
+            gone[k + 1] = true;
+        }
+        std::vector<std::uint32_t> reads(next_cell_, 0);
+        for (const RInstr& i : code) count_reads(i, reads);
+        for (std::size_t k = 0; k + 1 < code.size(); ++k) {
+            RInstr& first = code[k];
+            const RInstr& second = code[k + 1];
+            const bool muldiv = (first.op == ROp::MulX || first.op == ROp::DivX) &&
+                                (second.op == ROp::MulX || second.op == ROp::DivX);
+            if (!muldiv || gone[k] || landed[k + 1] || reads[first.dst] != 1) continue;
+            const int pair = (first.op == ROp::DivX ? 2 : 0) + (second.op == ROp::DivX ? 1 : 0);
+            first = {static_cast<ROp>(static_cast<int>(ROp::MulMulX) + pair), py::CmpOp::Eq, second.dst, first.y, second.y};
+            gone[k + 1] = true;
+        }
+        // Close the gaps, every jump moved along.
+        std::vector<std::uint16_t> moved(code.size() + 1);
+        std::size_t to = 0;
+        for (std::size_t k = 0; k <= code.size(); ++k) {
+            moved[k] = static_cast<std::uint16_t>(to);
+            if (k < code.size() && !gone[k]) code[to++] = code[k];
+        }
+        code.resize(to);
+        for (RInstr& i : code)
+            if (is_jump(i.op)) i.dst = moved[i.dst];
+    }
+    static bool is_jump(ROp op) { return op >= ROp::Jump && op <= ROp::Memo; }
+    // The cells an instruction reads.
+    static void count_reads(const RInstr& i, std::vector<std::uint32_t>& reads) {
+        switch (i.op) {
+        case ROp::Move: case ROp::Neg: case ROp::Pos: case ROp::Not: case ROp::JumpIfFalse: case ROp::JumpIfTrue:
+            ++reads[i.x];
+            return;
+        case ROp::Held: case ROp::Store:
+            ++reads[i.y];
+            return;
+        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: case ROp::SumMulIf:
+            ++reads[i.dst];
+            [[fallthrough]];
+        case ROp::Add: case ROp::Sub: case ROp::Mul: case ROp::Div: case ROp::FloorDiv: case ROp::Mod: case ROp::Pow:
+        case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:  // x: the value before, read all the same
+        case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
+        case ROp::Cmp: case ROp::Max2: case ROp::Min2: case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX:
+        case ROp::DivDivX: case ROp::JumpUnlessCmp: case ROp::FirstMulIf: case ROp::HeldCmp: case ROp::MulStore: case ROp::DivStore:
+            ++reads[i.x];
+            ++reads[i.y];
+            return;
+        default: return;  // jumps on keep and held flags, memo bits, KeptZero (writes c[y]), GiveUp, Return
+        }
     }
 
     // --- numbering -------------------------------------------------------
@@ -86,6 +147,8 @@ private:
     ExprId intern(std::vector<std::uint32_t> key) {
         auto [it, fresh] = ids_.try_emplace(std::move(key), static_cast<ExprId>(info_.size()));
         if (fresh) info_.push_back({});
+        // Each number takes a cell at least: past the cells there are, there is no register form.
+        if (info_.size() > kMaxCells) throw TooBig{};
         return it->second;
     }
 
@@ -94,11 +157,9 @@ private:
         if (depth > kMaxDepth) throw TooBig{};
         // At the top level a node's number is kept: emitting asks for it again at each level.
         const bool top = &frame == &top_;
-        if (top) {
-            if (auto it = top_numbers_.find(id); it != top_numbers_.end()) return it->second;
-        }
+        if (top && top_numbers_[id] != kNoNumber) return top_numbers_[id];
         const ExprId e = number_of(id, frame, slot, depth);
-        if (top) top_numbers_.emplace(id, e);
+        if (top) top_numbers_[id] = e;
         return e;
     }
     ExprId number_of(NodeId id, const Frame& frame, SlotId slot, int depth) {
@@ -163,9 +224,8 @@ private:
         }
         const Node& n = code_.nodes[id];
         std::uint32_t cost = 1;
-        // Hoisted only past keep tests and `when`s, and only what cannot
-        // fail but on an int's overflow: a guard `x if y else 0` may be what
-        // keeps a division from raising.
+        // Hoisted only what cannot fail but on an int's overflow: a guard
+        // `x / y if y else 0` may be what keeps a division from raising.
         bool safe = n.op == Op::Add || n.op == Op::Sub || n.op == Op::Mul || n.op == Op::Neg || n.op == Op::Pos ||
                     n.op == Op::Not || n.op == Op::Max || n.op == Op::Min;
         bool reads_total = false;
@@ -219,16 +279,19 @@ private:
             Info& info = info_[e];
             if (info.leaf || info.uses < 2) continue;
             // Hoisted: a cheap number that cannot fail, used in several
-            // places none of which a value guards: computed once at the
-            // run's start, where the places' keep tests and `when`s do not
-            // reach, even if no place is reached (a few instructions).
-            if (info.safe && !info.guarded && !info.reads_total && info.cost <= kHoistCost && info.rep != kNoNode) {
+            // places: computed once at the run's start, past the places'
+            // keep tests, `when`s and branches, even if no place is reached
+            // (a few instructions).
+            if (info.safe && !info.reads_total && info.cost <= kHoistCost && info.rep != kNoNode) {
                 hoisted_.push_back(e);
                 continue;
             }
             // Memoised: a number whose reuse saves more than the memo's two
             // instructions cost where a run first computes it.
-            if (info.cost >= 3 && out_.memos < kMaxMemos) info.memo = static_cast<int>(out_.memos++);
+            // Only where no place is in a branch: a conditional's two
+            // branches are never both taken, and a memo there may cost more
+            // than it saves.
+            if (info.cost >= 3 && !info.guarded && out_.memos < kMaxMemos) info.memo = static_cast<int>(out_.memos++);
         }
     }
 
@@ -521,11 +584,18 @@ private:
     std::vector<ExprId> hoisted_;   // computed at the run's start
     const Frame top_{};
 
-    std::map<std::vector<std::uint32_t>, ExprId> ids_;
+    struct KeyHash {
+        std::size_t operator()(const std::vector<std::uint32_t>& key) const {
+            std::uint64_t h = 0xcbf29ce484222325u;  // FNV-1a over the words
+            for (std::uint32_t w : key) h = (h ^ w) * 0x100000001b3u;
+            return static_cast<std::size_t>(h);
+        }
+    };
+    std::unordered_map<std::vector<std::uint32_t>, ExprId, KeyHash> ids_;
     std::vector<Info> info_;
     std::map<std::pair<std::uint8_t, std::uint64_t>, Cell> consts_;
 
-    std::unordered_map<NodeId, ExprId> top_numbers_;
+    std::vector<ExprId> top_numbers_;  // by NodeId, kNoNumber where not yet numbered
 
     std::unordered_map<ExprId, Cell> at_hand_;  // numbers computed on every path to here
     std::vector<ExprId> scope_added_;

@@ -54,9 +54,11 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
         &&L_Move, &&L_Add, &&L_Sub, &&L_Mul, &&L_Div, &&L_FloorDiv, &&L_Mod, &&L_Pow,
         &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2,
         &&L_AddX, &&L_SubX, &&L_MulX, &&L_DivX, &&L_AddY, &&L_SubY, &&L_MulY, &&L_DivY,
+        &&L_MulMulX, &&L_MulDivX, &&L_DivMulX, &&L_DivDivX,
         &&L_SumAdd, &&L_SumSub, &&L_SumMul, &&L_SumDiv,
         &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue, &&L_JumpUnlessCmp, &&L_Kept, &&L_KeptZero,
         &&L_SkipUnlessHeld, &&L_Memo, &&L_SetMemo,
+        &&L_SumMulIf, &&L_FirstMulIf,
         &&L_Held, &&L_HeldCmp, &&L_Store, &&L_MulStore, &&L_DivStore, &&L_GiveUp, &&L_Return};
     static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::Return) + 1);
 #else
@@ -91,6 +93,10 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_OP(SubY) OPREC_SET(fast::sub(c[ip->x], last));
             OPREC_OP(MulY) OPREC_SET(fast::mul(c[ip->x], last));
             OPREC_OP(DivY) OPREC_SET(fast::truediv(c[ip->x], last));
+            OPREC_OP(MulMulX) OPREC_SET(fast::mul(fast::mul(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(MulDivX) OPREC_SET(fast::truediv(fast::mul(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(DivMulX) OPREC_SET(fast::mul(fast::truediv(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(DivDivX) OPREC_SET(fast::truediv(fast::truediv(last, c[ip->x]), c[ip->y]));
             OPREC_OP(SumAdd) OPREC_SET(fast::add(c[ip->dst], fast::add(c[ip->x], c[ip->y])));
             OPREC_OP(SumSub) OPREC_SET(fast::add(c[ip->dst], fast::sub(c[ip->x], c[ip->y])));
             OPREC_OP(SumMul) OPREC_SET(fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y])));
@@ -118,6 +124,12 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_OP(Memo) if ((memo >> ip->x) & 1u) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(SetMemo) memo |= std::uint64_t(1) << ip->x; OPREC_NEXT();
             OPREC_OP(Held) held[ip->x] = c[ip->y].truthy() ? 1 : 0; OPREC_NEXT();
+            OPREC_OP(SumMulIf)
+                if (keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y]));
+                OPREC_NEXT();
+            OPREC_OP(FirstMulIf)
+                c[ip->dst] = keep[ip->z] ? fast::add(Value::integer(0), fast::mul(c[ip->x], c[ip->y])) : Value::integer(0);
+                OPREC_NEXT();
             OPREC_OP(HeldCmp) held[ip->dst] = fast::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
             OPREC_OP(Store)
                 held[ip->x] = 1;
