@@ -2,7 +2,9 @@
 // each slot's `when` in the records' order, then each held slot's kept
 // entries summed in order (Python's sum, from int 0) and its formula. It is
 // price_layer's work, the same operations in the same order, in one run of
-// the interpreter instead of one per expression.
+// the interpreter instead of one per expression. Its register form
+// (register_code.h) is tried first; this run is the exact one, and the
+// fallback.
 #pragma once
 
 #include <cstdint>
