@@ -40,8 +40,9 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
                    Value* slot_values, std::vector<Value>& scratch) {
     if (scratch.size() < code.cells) scratch.resize(code.cells);
     Value* const c = scratch.data();
-    std::memcpy(static_cast<void*>(c), names, code.names * sizeof(Value));
-    std::memcpy(static_cast<void*>(c + code.names), code.consts.data(), code.consts.size() * sizeof(Value));
+    if (code.names > 0) std::memcpy(static_cast<void*>(c), names, code.names * sizeof(Value));
+    if (!code.consts.empty())
+        std::memcpy(static_cast<void*>(c + code.names), code.consts.data(), code.consts.size() * sizeof(Value));
     const RInstr* const start = code.instrs.data();
     const RInstr* ip = start;
     std::uint64_t memo = 0;
@@ -76,7 +77,9 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             switch (ip->op) {
 #endif
             // Each writes its value to its cell and to `last`, for an X or Y op after it.
-#define OPREC_SET(EXPR) do { last = (EXPR); c[ip->dst] = last; OPREC_NEXT(); } while (0)
+// Braces, not do-while: without computed goto, OPREC_NEXT's `continue`
+// inside do { } while (0) would end only that loop (as interp.h says).
+#define OPREC_SET(EXPR) { last = (EXPR); c[ip->dst] = last; OPREC_NEXT(); }
             OPREC_OP(Move) OPREC_SET(copy_of(c[ip->x]));
             OPREC_OP(Add) OPREC_SET(fast::add(c[ip->x], c[ip->y]));
             OPREC_OP(Sub) OPREC_SET(fast::sub(c[ip->x], c[ip->y]));
