@@ -61,6 +61,11 @@ def main(bench_json, *oprec_bench_json):
     load = ns("BM_Load_10000Slots/iterations:3/manual_time")
     if load is not None:
         rows.append(("load and check of a 10,000-slot records file", f"{load / 1e6:.0f} ms", "", ""))
+    for kind, what in ((0, "an instruction that does almost nothing"), (1, "an independent float product"),
+                       (2, "a float product chained to the one before")):
+        b = runs.get(f"BM_RegisterDispatch/{kind}")
+        if b and not b.get("error_occurred") and "per_instr" in b:  # where a layer's run spends its time
+            rows.append((f"register run: {what}", f"{b['per_instr'] * 1e9:.2f} ns", "", ""))
     jsonl = runs.get("BM_EvalJsonl_Throughput/2000/iterations:5/manual_time")
     if jsonl and not jsonl.get("error_occurred"):
         rows.append(("oprec eval --jsonl throughput", f"{jsonl['items_per_second']:.0f} layers/s", "", ""))
