@@ -22,7 +22,7 @@ Value Bindings::no_value() {
 }
 
 void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
-    if (values_[name].type != kNoValue) ++unbound_;
+    if (values_[name].type != kNoValue) ++unbound_, ++type_changes_;
     values_[name] = no_value();
     state_[name] = kError;
     kinds_[name] = kind;
@@ -108,15 +108,16 @@ void run_exact(const LayerCode& layer, const Program& program, const Bindings& n
 }  // namespace
 
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-                 PartBytes& out) {
+                 PartBytes& out, const RegisterCode* typed) {
     if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
     out.clear();
     out.held_flags.resize(layer.slot_count);
     out.slot_values.resize(layer.slot_count);
     // The register run where it can (every name bound, no error met), else
     // the exact run, which raises as Python does.
-    const bool done = layer.registers && names.all_bound() &&
-                      run_registers(*layer.registers, names.values(), keep.data(), out.held_flags.data(),
+    const RegisterCode* const registers = typed != nullptr ? typed : layer.registers ? &*layer.registers : nullptr;
+    const bool done = registers != nullptr && names.all_bound() &&
+                      run_registers(*registers, names.values(), keep.data(), out.held_flags.data(),
                                     out.slot_values.data(), out.cells);
     if (!done) run_exact(layer, program, names, keep, out);
     // The parts in order of first held slot, each from 0.0 (float sums: nothing can raise).

@@ -21,6 +21,7 @@ public:
 
     void set(NameId name, Value v) {
         if (values_[name].type == kNoValue) --unbound_;
+        if (values_[name].type != v.type) ++type_changes_;
         values_[name] = v;
         state_[name] = kSet;
     }
@@ -35,6 +36,10 @@ public:
     bool has(NameId name) const { return state_[name] == kSet; }
     // Every name has a value (none raises when read).
     bool all_bound() const { return unbound_ == 0; }
+    // How often a name's type has changed (int to float, bound to unbound,
+    // ...): a run typed for the names' types (specialise) holds while this
+    // stays the same.
+    std::uint64_t type_changes() const { return type_changes_; }
 
     // For the interpreter to read names inline: every name's value, by
     // NameId, kMissing's type where reading it raises (then call load).
@@ -50,6 +55,7 @@ private:
 
     const Program* program_;
     std::size_t unbound_;  // names holding kNoValue
+    std::uint64_t type_changes_ = 0;
     std::vector<Value> values_;
     std::vector<std::uint8_t> state_;
     std::vector<ErrorKind> kinds_;
@@ -90,8 +96,10 @@ struct PartBytes {
 // order, then each held slot priced and added to its part (from 0.0).
 void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out);
 // The same in one run of the program's LayerCode (compile_layer(program)):
-// the same bits and errors, several times faster.
+// the same bits and errors, several times faster. `typed`: the layer's
+// register run specialised to these names' types (specialise), run in
+// place of the untyped one; the caller vouches for the types.
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-                 PartBytes& out);
+                 PartBytes& out, const RegisterCode* typed = nullptr);
 
 }  // namespace oprec

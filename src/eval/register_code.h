@@ -30,6 +30,12 @@
 
 namespace oprec {
 
+// The ops specialise types, each in four typed forms after Return.
+#define OPREC_TYPED_BASES(M)                                                                      \
+    M(Add) M(Sub) M(Mul) M(Div) M(AddX) M(SubX) M(MulX) M(DivX) M(AddY) M(SubY) M(MulY) M(DivY) \
+    M(SumAdd) M(SumSub) M(SumMul) M(SumDiv) M(SumMulIf) M(FirstMulIf) M(MulStore) M(DivStore)  \
+    M(HeldCmp) M(JumpUnlessCmp)
+
 enum class ROp : std::uint8_t {
     Move,                                    // c[dst] = c[x]
     Add, Sub, Mul, Div, FloorDiv, Mod, Pow,  // c[dst] = c[x] op c[y]
@@ -63,6 +69,13 @@ enum class ROp : std::uint8_t {
     MulStore, DivStore,                      // held[dst] = 1, slot_values[dst] = c[x] op c[y] (a formula's last)
     GiveUp,                                  // the exact run must do this one (max/min of one argument)
     Return,
+    // The ops above in OPREC_TYPED_BASES where the types of their two
+    // operands (c[x] or the value before, c[y] or the value before) are
+    // known (specialise): II, IF, FI, FF, the first's type and the second's.
+    // A sum's running total (c[dst]) is not one of them.
+#define OPREC_TYPED_OPS(OP) OP##II, OP##IF, OP##FI, OP##FF,
+    OPREC_TYPED_BASES(OPREC_TYPED_OPS)
+#undef OPREC_TYPED_OPS
 };
 
 struct RInstr {
@@ -84,6 +97,14 @@ struct RegisterCode {
 // instructions, 64 memo bits, expressions nested deeper than it follows);
 // the layer is then run by LayerCode alone.
 std::optional<RegisterCode> compile_registers(const Program& program);
+
+// The same run with the arithmetic on operands of known type in typed
+// instructions, which test no type: for bound names of these types (a
+// run on names of any other types computes wrong values). The types of
+// every value follow from the names' and the constants' (an int product is
+// an int or gives up, a quotient a float, ...), where no keep test or
+// branch leaves them open. nullopt where nothing could be typed.
+std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names);
 
 // One run on `names` (every one bound: Bindings::all_bound), writing held
 // flags and held slots' values by SlotId as LayerCode's run does. `cells`

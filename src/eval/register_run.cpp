@@ -60,8 +60,12 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
         &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue, &&L_JumpUnlessCmp, &&L_Kept, &&L_KeptZero,
         &&L_SkipUnlessHeld, &&L_Memo, &&L_SetMemo,
         &&L_SumMulIf, &&L_FirstMulIf,
-        &&L_Held, &&L_HeldCmp, &&L_Store, &&L_MulStore, &&L_DivStore, &&L_GiveUp, &&L_Return};
-    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::Return) + 1);
+        &&L_Held, &&L_HeldCmp, &&L_Store, &&L_MulStore, &&L_DivStore, &&L_GiveUp, &&L_Return,
+#define OPREC_TYPED_LABELS(OP) &&L_##OP##II, &&L_##OP##IF, &&L_##OP##FI, &&L_##OP##FF,
+        OPREC_TYPED_BASES(OPREC_TYPED_LABELS)
+#undef OPREC_TYPED_LABELS
+    };
+    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::JumpUnlessCmpFF) + 1);
 #else
 #define OPREC_OP(NAME) case ROp::NAME:
 #define OPREC_NEXT() { ++ip; continue; }
@@ -113,6 +117,74 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_OP(Cmp) OPREC_SET(Value::boolean(fast::compare(ip->cmp, c[ip->x], c[ip->y])));
             OPREC_OP(Max2) OPREC_SET(better_of(py::CmpOp::Gt, c[ip->x], c[ip->y]));
             OPREC_OP(Min2) OPREC_SET(better_of(py::CmpOp::Lt, c[ip->x], c[ip->y]));
+            // Typed: the operands made values of the known types, so the
+            // compiler drops fast::'s type tests and keeps its arithmetic.
+#define OPREC_I(V) Value::integer((V).i)
+#define OPREC_F(V) Value::real((V).f)
+#define OPREC_TYPED(OP, BODY, A, B)                 \
+            OPREC_OP(OP##II) BODY(OPREC_I(A), OPREC_I(B)) \
+            OPREC_OP(OP##IF) BODY(OPREC_I(A), OPREC_F(B)) \
+            OPREC_OP(OP##FI) BODY(OPREC_F(A), OPREC_I(B)) \
+            OPREC_OP(OP##FF) BODY(OPREC_F(A), OPREC_F(B))
+#define OPREC_ADD(a, b) OPREC_SET(fast::add(a, b))
+#define OPREC_SUB(a, b) OPREC_SET(fast::sub(a, b))
+#define OPREC_MUL(a, b) OPREC_SET(fast::mul(a, b))
+#define OPREC_DIV(a, b) OPREC_SET(fast::truediv(a, b))
+            OPREC_TYPED(Add, OPREC_ADD, c[ip->x], c[ip->y])
+            OPREC_TYPED(Sub, OPREC_SUB, c[ip->x], c[ip->y])
+            OPREC_TYPED(Mul, OPREC_MUL, c[ip->x], c[ip->y])
+            OPREC_TYPED(Div, OPREC_DIV, c[ip->x], c[ip->y])
+            OPREC_TYPED(AddX, OPREC_ADD, last, c[ip->y])
+            OPREC_TYPED(SubX, OPREC_SUB, last, c[ip->y])
+            OPREC_TYPED(MulX, OPREC_MUL, last, c[ip->y])
+            OPREC_TYPED(DivX, OPREC_DIV, last, c[ip->y])
+            OPREC_TYPED(AddY, OPREC_ADD, c[ip->x], last)
+            OPREC_TYPED(SubY, OPREC_SUB, c[ip->x], last)
+            OPREC_TYPED(MulY, OPREC_MUL, c[ip->x], last)
+            OPREC_TYPED(DivY, OPREC_DIV, c[ip->x], last)
+#define OPREC_SUM_ADD(a, b) OPREC_SET(fast::add(c[ip->dst], fast::add(a, b)))
+#define OPREC_SUM_SUB(a, b) OPREC_SET(fast::add(c[ip->dst], fast::sub(a, b)))
+#define OPREC_SUM_MUL(a, b) OPREC_SET(fast::add(c[ip->dst], fast::mul(a, b)))
+#define OPREC_SUM_DIV(a, b) OPREC_SET(fast::add(c[ip->dst], fast::truediv(a, b)))
+#define OPREC_SUM_MUL_IF(a, b) {                                                   \
+                if (keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(a, b)); \
+                OPREC_NEXT();                                                      \
+            }
+#define OPREC_FIRST_MUL_IF(a, b) {                                                                            \
+                c[ip->dst] = keep[ip->z] ? fast::add(Value::integer(0), fast::mul(a, b)) : Value::integer(0); \
+                OPREC_NEXT();                                                                                 \
+            }
+#define OPREC_MUL_STORE(a, b) { held[ip->dst] = 1; slot_values[ip->dst] = fast::mul(a, b); OPREC_NEXT(); }
+#define OPREC_DIV_STORE(a, b) { held[ip->dst] = 1; slot_values[ip->dst] = fast::truediv(a, b); OPREC_NEXT(); }
+#define OPREC_HELD_CMP(a, b) { held[ip->dst] = fast::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
+#define OPREC_JUMP_UNLESS_CMP(a, b) { if (!fast::compare(ip->cmp, a, b)) OPREC_JUMP(ip->dst); OPREC_NEXT(); }
+            OPREC_TYPED(SumAdd, OPREC_SUM_ADD, c[ip->x], c[ip->y])
+            OPREC_TYPED(SumSub, OPREC_SUM_SUB, c[ip->x], c[ip->y])
+            OPREC_TYPED(SumMul, OPREC_SUM_MUL, c[ip->x], c[ip->y])
+            OPREC_TYPED(SumDiv, OPREC_SUM_DIV, c[ip->x], c[ip->y])
+            OPREC_TYPED(SumMulIf, OPREC_SUM_MUL_IF, c[ip->x], c[ip->y])
+            OPREC_TYPED(FirstMulIf, OPREC_FIRST_MUL_IF, c[ip->x], c[ip->y])
+            OPREC_TYPED(MulStore, OPREC_MUL_STORE, c[ip->x], c[ip->y])
+            OPREC_TYPED(DivStore, OPREC_DIV_STORE, c[ip->x], c[ip->y])
+            OPREC_TYPED(HeldCmp, OPREC_HELD_CMP, c[ip->x], c[ip->y])
+            OPREC_TYPED(JumpUnlessCmp, OPREC_JUMP_UNLESS_CMP, c[ip->x], c[ip->y])
+#undef OPREC_ADD
+#undef OPREC_SUB
+#undef OPREC_MUL
+#undef OPREC_DIV
+#undef OPREC_SUM_ADD
+#undef OPREC_SUM_SUB
+#undef OPREC_SUM_MUL
+#undef OPREC_SUM_DIV
+#undef OPREC_SUM_MUL_IF
+#undef OPREC_FIRST_MUL_IF
+#undef OPREC_MUL_STORE
+#undef OPREC_DIV_STORE
+#undef OPREC_HELD_CMP
+#undef OPREC_JUMP_UNLESS_CMP
+#undef OPREC_TYPED
+#undef OPREC_I
+#undef OPREC_F
 #undef OPREC_SET
             OPREC_OP(Jump) OPREC_JUMP(ip->dst);
             OPREC_OP(JumpIfFalse) if (!c[ip->x].truthy()) OPREC_JUMP(ip->dst); OPREC_NEXT();

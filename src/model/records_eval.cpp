@@ -136,7 +136,12 @@ PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& la
     : program_(&records.program()),
       layer_code_(records.layer_code_),
       names_(records.bind(layer, overrides)),
-      keep_(records.keep_mask(layer, switches)) {}
+      keep_(records.keep_mask(layer, switches)) {
+    if (layer_code_->registers && names_.all_bound()) {
+        typed_ = specialise(*layer_code_->registers, names_.values());
+        typed_for_ = names_.type_changes();
+    }
+}
 
 Named<Value> PreparedLayer::layer_bytes() const {
     PartBytes priced;

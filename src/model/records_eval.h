@@ -69,30 +69,40 @@ private:
 
 // A layer bound once and priced many times, as a search does between
 // changes: bind() and keep_mask() done once, and the caller may change a
-// name (names().set by NameId) or the mask (by RecordId) between pricings.
+// name (set_name, by NameId) or the mask (keep(), by RecordId) between
+// pricings.
 class PreparedLayer {
 public:
     PreparedLayer(const RecordsEvaluator& records, const LayerDoc& layer, const SwitchMap* switches = nullptr,
                   const Overrides* overrides = nullptr);
 
     const Program& program() const { return *program_; }
-    Bindings& names() { return names_; }
     const Bindings& names() const { return names_; }
+    // A name's value changed between pricings (names_ only changes here, so
+    // the typed run knows when a name's type changed).
+    void set_name(NameId name, Value v) { names_.set(name, v); }
     KeepMask& keep() { return keep_; }
     const KeepMask& keep() const { return keep_; }
 
     // layer_bytes by part index into `out`: no allocation once `out` has grown.
-    void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out); }
+    void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out, typed()); }
     // One slot, held or not (slot_bytes).
     Value slot(SlotId slot) const { return price_slot(*program_, slot, names_, keep_); }
     // RecordsEvaluator::layer_bytes: by part name.
     Named<Value> layer_bytes() const;
 
 private:
+    // The register run typed for the names' types when bound, while none has changed type.
+    const RegisterCode* typed() const {
+        return typed_ && names_.type_changes() == typed_for_ ? &*typed_ : nullptr;
+    }
+
     const Program* program_;
     std::shared_ptr<const LayerCode> layer_code_;
     Bindings names_;
     KeepMask keep_;
+    std::optional<RegisterCode> typed_;
+    std::uint64_t typed_for_ = 0;  // names_.type_changes() when typed_ was made
 };
 
 }  // namespace oprec

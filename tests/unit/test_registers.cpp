@@ -47,13 +47,23 @@ std::string exact(const LayerCode& layer, const Program& program, const Bindings
     return held_slots(out.held_flags, out.slot_values);
 }
 
+std::string run(const RegisterCode& code, std::size_t slots, const Bindings& names, const KeepMask& keep) {
+    std::vector<std::uint8_t> held(slots);
+    std::vector<Value> values(slots), cells;
+    if (!run_registers(code, names.values(), keep.data(), held.data(), values.data(), cells)) return "gives up";
+    return held_slots(held, values);
+}
+
 // The register run alone, or "gives up".
 std::string in_registers(const LayerCode& layer, const Bindings& names, const KeepMask& keep) {
-    std::vector<std::uint8_t> held(layer.slot_count);
-    std::vector<Value> values(layer.slot_count), cells;
-    if (!run_registers(*layer.registers, names.values(), keep.data(), held.data(), values.data(), cells))
-        return "gives up";
-    return held_slots(held, values);
+    return run(*layer.registers, layer.slot_count, names, keep);
+}
+
+// The same run typed for the names' types (specialise), or "untyped" where
+// nothing could be typed.
+std::string typed_for(const LayerCode& layer, const Bindings& names, const KeepMask& keep) {
+    const std::optional<RegisterCode> typed = specialise(*layer.registers, names.values());
+    return typed ? run(*typed, layer.slot_count, names, keep) : "untyped";
 }
 
 KeepMask setting_mask(const Program& program, std::uint32_t setting) {
@@ -71,7 +81,7 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
     const LayerCode layer_code = compile_layer(program);
     REQUIRE(layer_code.registers);
     const nlohmann::json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
-    int finished = 0, gave_up = 0;
+    int finished = 0, gave_up = 0, typed_runs = 0;
     for (const nlohmann::json& c : cases["cases"]) {
         const Bindings names = records.bind(golden::layer_doc(c));
         if (!names.all_bound()) continue;  // the exact run's alone
@@ -80,6 +90,11 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
             const KeepMask keep = setting_mask(program, setting);
             const std::string fast = in_registers(layer_code, names, keep);
             const std::string slow = exact(layer_code, program, names, keep);
+            const std::string typed = typed_for(layer_code, names, keep);
+            if (typed != "untyped") {
+                ++typed_runs;
+                CHECK(typed == fast);  // the same arithmetic, its type tests decided ahead
+            }
             if (fast == "gives up") {
                 ++gave_up;
                 CHECK(slow == "raises");  // nothing in the shipped records is hoisted that could overflow here
@@ -91,6 +106,7 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
     }
     CHECK(finished > 10000);
     CHECK(gave_up < finished / 10);
+    CHECK(typed_runs > finished / 2);
 }
 
 TEST_CASE("the example layers price in registers, without giving up", "[registers]") {
@@ -113,7 +129,8 @@ namespace {
 // A records text whose slots read `e` in every way the register form treats
 // differently: in a `when`, as an entry (fused into the sum), twice in one
 // place and across slots (kept at hand, hoisted, memoised), through a fn,
-// under a keep switch, in a formula (fused into the store).
+// under a keep switch (a sum whose type then depends on the mask), in a
+// formula (fused into the store).
 std::string records_reading(const std::string& e) {
     return fmt::format(
         "switches keep\n"
@@ -141,6 +158,11 @@ std::string records_reading(const std::string& e) {
         "    bytes = max(total, {0}) / (b * c)\n"
         "    attMM = b * c * ({0})\n"
         "    attBMM = (b * c) - ({0})\n"
+        "}}\n"
+        "slot five in ffn {{\n"
+        "    bytes = total * 0.5 - c\n"
+        "    attMM = b\n"
+        "    attBMM = ({0}) * b\n"
         "}}\n",
         e);
 }
@@ -179,7 +201,7 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     const std::vector<Value> samples = {Value::integer(0),         Value::integer(3), Value::integer(-2),
                                         Value::real(0.5),          Value::real(-0.0), Value::boolean(true),
                                         Value::integer(INT64_MAX), Value::real(1e308)};
-    int finished = 0, raised = 0, spurious = 0;
+    int finished = 0, raised = 0, spurious = 0, typed_runs = 0;
     for (const std::string& e : exprs) {
         INFO(e);
         const Program program = load_records_text(records_reading(e), "test.rec", {});
@@ -199,6 +221,11 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
                         const std::string fast = in_registers(layer_code, names, keep);
                         const std::string slow = exact(layer_code, program, names, keep);
                         INFO(bits(a) << ", " << bits(b) << ", " << bits(c) << ", keep " << setting);
+                        const std::string typed = typed_for(layer_code, names, keep);
+                        if (typed != "untyped") {
+                            ++typed_runs;
+                            CHECK(typed == fast);
+                        }
                         if (slow == "raises") {
                             ++raised;
                             CHECK(fast == "gives up");
@@ -219,6 +246,47 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     CHECK(finished > 10000);
     CHECK(raised > 1000);
     CHECK(spurious < finished / 50);
+    CHECK(typed_runs > 10000);
+}
+
+TEST_CASE("a prepared layer prices through its typed run, and as exactly when a name changes type", "[registers]") {
+    const Program& program = testing::shipped_records();
+    const RecordsEvaluator records(program);
+    const LayerCode layer_code = compile_layer(program);
+    const NameId h = *program.find_name("h"), s = *program.find_name("s");
+    for (const char* name : {"llama2-7b", "deepseek-v3-moe", "mixtral-8x7b", "gqa-dense"}) {
+        INFO(name);
+        const std::string path = fmt::format("{}/../examples/{}.json", OPREC_TEST_DATA, name);
+        PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
+        REQUIRE(layer.names().all_bound());
+        CHECK(typed_for(layer_code, layer.names(), layer.keep()) != "untyped");
+        const auto priced = [&] {
+            PartBytes out;
+            layer.price(out);
+            return held_slots(out.held_flags, out.slot_values);
+        };
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        // The same type: the typed run still holds; another type: the untyped run.
+        layer.set_name(s, Value::integer(8192));
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        const Value h_int = layer.names().values()[h];
+        layer.set_name(h, Value::real(h_int.as_double() + 0.5));
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        layer.set_name(h, Value::boolean(true));
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        layer.set_name(h, h_int);
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        // Each int name a float of the same value, one at a time, and back.
+        for (NameId n = 0; n < program.names.size(); ++n) {
+            const Value was = layer.names().values()[n];
+            if (!was.is_int()) continue;
+            INFO(program.names[n]);
+            layer.set_name(n, Value::real(static_cast<double>(was.i)));
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            layer.set_name(n, was);
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        }
+    }
 }
 
 TEST_CASE("records beyond the register form's limits are priced by the exact run alone", "[registers]") {

@@ -1,0 +1,162 @@
+// specialise: the register run typed for one set of bound names. One walk
+// over the instructions in order (every jump goes forward) keeps each
+// cell's type where it is the same on every path to that point, and turns
+// an Add..DivY whose two operands are an int or a float, as known there,
+// into its typed form (and the fused ops of OPREC_TYPED_BASES). What a
+// type is not known for stays as it was.
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <vector>
+
+#include "eval/register_code.h"
+
+namespace oprec {
+
+namespace {
+
+enum class T : std::uint8_t { Open, Bool, Int, Float };  // Open: not the same on every path, or not known
+using State = std::vector<T>;
+
+// Past this many cells times jumps, the walk's states cost more than they are worth.
+constexpr std::size_t kMaxStateCells = std::size_t(1) << 24;
+
+T type_of(Value v) {
+    switch (v.type) {
+    case ValueType::Bool: return T::Bool;
+    case ValueType::Int: return T::Int;
+    case ValueType::Float: return T::Float;
+    }
+    return T::Open;
+}
+
+// Python's numbers: a bool counts as an int, a float anywhere makes a float
+// (an int result that would not fit gives up the run, so it is an int).
+T numeric(T a, T b) {
+    if (a == T::Open || b == T::Open) return T::Open;
+    return a == T::Float || b == T::Float ? T::Float : T::Int;
+}
+T quotient(T a, T b) { return a == T::Open || b == T::Open ? T::Open : T::Float; }
+T same(T a, T b) { return a == b ? a : T::Open; }
+T negated(T a) { return a == T::Bool ? T::Int : a; }
+// int ** int is an int or, for a negative exponent, a float.
+T power(T a, T b) { return numeric(a, b) == T::Float ? T::Float : T::Open; }
+
+bool first_is_last(ROp op) { return op >= ROp::AddX && op <= ROp::DivX; }
+bool second_is_last(ROp op) { return op >= ROp::AddY && op <= ROp::DivY; }
+
+// Where an op is in OPREC_TYPED_BASES, or -1.
+int typed_base(ROp op) {
+    static constexpr ROp kBases[] = {
+#define OPREC_BASE(OP) ROp::OP,
+        OPREC_TYPED_BASES(OPREC_BASE)
+#undef OPREC_BASE
+    };
+    for (int k = 0; k < int(std::size(kBases)); ++k)
+        if (kBases[k] == op) return k;
+    return -1;
+}
+
+// The typed form: the bases in order, each as II, IF, FI, FF.
+ROp typed(int base, T a, T b) {
+    const int pair = (a == T::Float ? 2 : 0) + (b == T::Float ? 1 : 0);
+    return static_cast<ROp>(int(ROp::Return) + 1 + base * 4 + pair);
+}
+bool typable(T t) { return t == T::Int || t == T::Float; }
+
+void merge_into(std::optional<State>& into, const State& from) {
+    if (!into) {
+        into = from;
+        return;
+    }
+    for (std::size_t k = 0; k < from.size(); ++k)
+        if ((*into)[k] != from[k]) (*into)[k] = T::Open;
+}
+
+}  // namespace
+
+std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names) {
+    std::size_t jumps = 0;
+    for (std::size_t i = 0; i < code.instrs.size(); ++i) {
+        const RInstr& in = code.instrs[i];
+        if (in.op >= ROp::Jump && in.op <= ROp::Memo) {
+            if (in.dst <= i) return std::nullopt;  // the walk follows forward jumps only
+            ++jumps;
+        }
+    }
+    if ((jumps + 1) * code.cells > kMaxStateCells) return std::nullopt;
+
+    RegisterCode out = code;
+    State state(code.cells, T::Open);
+    for (std::uint32_t k = 0; k < code.names; ++k) state[k] = type_of(names[k]);
+    for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = type_of(code.consts[k]);
+    std::vector<std::optional<State>> landing(code.instrs.size());  // the states jumps bring to an instruction
+    bool reached = true;  // by the instruction before, falling through
+    T last = T::Open;     // the type of what the last value-writing instruction wrote (an X or Y op's operand)
+    bool any = false;
+
+    for (std::size_t i = 0; i < out.instrs.size(); ++i) {
+        RInstr& in = out.instrs[i];
+        const ROp op = in.op;  // what it does; in.op may become its typed form
+        if (landing[i]) {
+            if (reached) merge_into(landing[i], state);
+            state = std::move(*landing[i]);
+            landing[i].reset();
+            last = T::Open;
+            reached = true;
+        } else if (!reached) {
+            std::fill(state.begin(), state.end(), T::Open);  // nothing gets here
+            last = T::Open;
+            reached = true;
+        }
+        // x and y are cells where the op reads them (else a record, a slot, a memo bit: unread here).
+        const T x = in.x < state.size() ? state[in.x] : T::Open;
+        const T y = in.y < state.size() ? state[in.y] : T::Open;
+        const T a = first_is_last(op) ? last : x;  // the operands as typed forms read them
+        const T b = second_is_last(op) ? last : y;
+        if (const int base = typed_base(op); base >= 0 && typable(a) && typable(b)) {
+            in.op = typed(base, a, b);
+            any = true;
+        }
+        const T dst = in.dst < state.size() ? state[in.dst] : T::Open;
+        T wrote = T::Open;
+        switch (op) {
+        case ROp::Move: wrote = x; break;
+        case ROp::Add: case ROp::Sub: case ROp::Mul:
+        case ROp::AddX: case ROp::SubX: case ROp::MulX:
+        case ROp::AddY: case ROp::SubY: case ROp::MulY: wrote = numeric(a, b); break;
+        case ROp::Div: case ROp::DivX: case ROp::DivY: wrote = quotient(a, b); break;
+        case ROp::FloorDiv: case ROp::Mod: wrote = numeric(x, y); break;
+        case ROp::Pow: wrote = power(x, y); break;
+        case ROp::Neg: case ROp::Pos: wrote = negated(x); break;
+        case ROp::Not: case ROp::Cmp: wrote = T::Bool; break;
+        case ROp::Max2: case ROp::Min2: wrote = same(x, y); break;
+        case ROp::MulMulX: wrote = numeric(numeric(last, x), y); break;
+        case ROp::MulDivX: wrote = quotient(numeric(last, x), y); break;
+        case ROp::DivMulX: wrote = numeric(quotient(last, x), y); break;
+        case ROp::DivDivX: wrote = quotient(quotient(last, x), y); break;
+        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: wrote = numeric(dst, numeric(x, y)); break;
+        case ROp::SumDiv: wrote = numeric(dst, quotient(x, y)); break;
+        default: break;
+        }
+        if (op <= ROp::SumDiv) {  // writes c[dst] and the value before
+            state[in.dst] = wrote;
+            last = wrote;
+            continue;
+        }
+        switch (op) {
+        // Kept or not, by the run's keep mask: the sum's type where both ways agree.
+        case ROp::SumMulIf: state[in.dst] = same(dst, numeric(dst, numeric(x, y))); break;
+        case ROp::FirstMulIf: state[in.dst] = same(T::Int, numeric(T::Int, numeric(x, y))); break;
+        case ROp::KeptZero: state[in.y] = T::Int; break;
+        default: break;
+        }
+        if (op >= ROp::Jump && op <= ROp::Memo) merge_into(landing[in.dst], state);
+        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return) reached = false;
+    }
+    if (!any) return std::nullopt;
+    return out;
+}
+
+}  // namespace oprec
