@@ -92,6 +92,7 @@ LayerCode compile_layer(const Program& program) {
     LayerCode out;
     out.code = program.code;
     out.slot_count = program.slots.size();
+    for (const SlotInfo& slot : program.slots) out.slot_parts.push_back(slot.layer_part);
     const auto start = static_cast<std::uint32_t>(out.code.instrs.size());
     LayerEmitter emit(out);
     bool ok = true;

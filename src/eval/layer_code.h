@@ -22,6 +22,7 @@ struct LayerCode {
     Code code;                        // the program's code, the layer's run appended
     std::uint32_t entry = kNoEntry;   // where the run starts; kNoEntry: an expression has no straight-line form
     std::size_t slot_count = 0;
+    std::vector<std::uint32_t> slot_parts;  // by SlotId: its layer part (SlotInfo::layer_part)
     // The same run in registers, tried first where it can run (register_code.h).
     std::optional<RegisterCode> registers;
 
