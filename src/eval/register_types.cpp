@@ -5,8 +5,9 @@
 // into its typed form (and the fused ops of OPREC_TYPED_BASES). What a
 // type is not known for stays as it was.
 #include <algorithm>
+#include <array>
 #include <cstddef>
-#include <iterator>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -46,17 +47,17 @@ T power(T a, T b) { return numeric(a, b) == T::Float ? T::Float : T::Open; }
 bool first_is_last(ROp op) { return op >= ROp::AddX && op <= ROp::DivX; }
 bool second_is_last(ROp op) { return op >= ROp::AddY && op <= ROp::DivY; }
 
-// Where an op is in OPREC_TYPED_BASES, or -1.
-int typed_base(ROp op) {
-    static constexpr ROp kBases[] = {
-#define OPREC_BASE(OP) ROp::OP,
-        OPREC_TYPED_BASES(OPREC_BASE)
+// Where each op is in OPREC_TYPED_BASES, or -1: a table by ROp.
+constexpr std::array<std::int8_t, 256> kTypedBase = [] {
+    std::array<std::int8_t, 256> base{};
+    base.fill(-1);
+    std::int8_t k = 0;
+#define OPREC_BASE(OP) base[static_cast<std::size_t>(ROp::OP)] = k++;
+    OPREC_TYPED_BASES(OPREC_BASE)
 #undef OPREC_BASE
-    };
-    for (int k = 0; k < int(std::size(kBases)); ++k)
-        if (kBases[k] == op) return k;
-    return -1;
-}
+    return base;
+}();
+int typed_base(ROp op) { return kTypedBase[static_cast<std::size_t>(op)]; }
 
 // The typed form: the bases in order, each as II, IF, FI, FF.
 ROp typed(int base, T a, T b) {
@@ -65,33 +66,39 @@ ROp typed(int base, T a, T b) {
 }
 bool typable(T t) { return t == T::Int || t == T::Float; }
 
-void merge_into(std::optional<State>& into, const State& from) {
-    if (!into) {
-        into = from;
-        return;
-    }
-    for (std::size_t k = 0; k < from.size(); ++k)
-        if ((*into)[k] != from[k]) (*into)[k] = T::Open;
+// Each cell's type where `into` and `from` agree.
+void merge_into(T* into, const T* from, std::size_t cells) {
+    for (std::size_t k = 0; k < cells; ++k) into[k] = into[k] == from[k] ? into[k] : T::Open;  // no branch: vectorised
 }
 
 }  // namespace
 
 std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names) {
-    std::size_t jumps = 0;
+    // Each instruction a jump lands on gets a state, in one buffer: the
+    // types the jumps to it bring, merged.
+    const std::size_t cells = code.cells;
+    std::vector<std::int32_t> landing(code.instrs.size(), -1);
+    std::size_t landings = 0;
     for (std::size_t i = 0; i < code.instrs.size(); ++i) {
         const RInstr& in = code.instrs[i];
-        if (in.op >= ROp::Jump && in.op <= ROp::Memo) {
-            if (in.dst <= i) return std::nullopt;  // the walk follows forward jumps only
-            ++jumps;
-        }
+        if (in.op < ROp::Jump || in.op > ROp::Memo) continue;
+        if (in.dst <= i || in.dst >= code.instrs.size()) return std::nullopt;  // the walk follows forward jumps only
+        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
     }
-    if ((jumps + 1) * code.cells > kMaxStateCells) return std::nullopt;
+    if ((landings + 1) * cells > kMaxStateCells) return std::nullopt;
+    std::vector<T> landed(landings * cells);
+    std::vector<std::uint8_t> any_landed(landings, 0);
+    const auto bring = [&](std::size_t target, const State& from) {
+        T* const into = landed.data() + std::size_t(landing[target]) * cells;
+        if (any_landed[landing[target]]) return merge_into(into, from.data(), cells);
+        std::copy(from.begin(), from.end(), into);
+        any_landed[landing[target]] = 1;
+    };
 
     RegisterCode out = code;
-    State state(code.cells, T::Open);
+    State state(cells, T::Open);
     for (std::uint32_t k = 0; k < code.names; ++k) state[k] = type_of(names[k]);
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = type_of(code.consts[k]);
-    std::vector<std::optional<State>> landing(code.instrs.size());  // the states jumps bring to an instruction
     bool reached = true;  // by the instruction before, falling through
     T last = T::Open;     // the type of what the last value-writing instruction wrote (an X or Y op's operand)
     bool any = false;
@@ -99,10 +106,10 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     for (std::size_t i = 0; i < out.instrs.size(); ++i) {
         RInstr& in = out.instrs[i];
         const ROp op = in.op;  // what it does; in.op may become its typed form
-        if (landing[i]) {
-            if (reached) merge_into(landing[i], state);
-            state = std::move(*landing[i]);
-            landing[i].reset();
+        if (landing[i] >= 0 && any_landed[landing[i]]) {
+            const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
+            if (reached) merge_into(state.data(), brought, cells);
+            else std::copy(brought, brought + cells, state.begin());
             last = T::Open;
             reached = true;
         } else if (!reached) {
@@ -152,7 +159,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         case ROp::KeptZero: state[in.y] = T::Int; break;
         default: break;
         }
-        if (op >= ROp::Jump && op <= ROp::Memo) merge_into(landing[in.dst], state);
+        if (op >= ROp::Jump && op <= ROp::Memo) bring(in.dst, state);
         if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return) reached = false;
     }
     if (!any) return std::nullopt;
