@@ -103,8 +103,12 @@ std::optional<RegisterCode> compile_registers(const Program& program);
 // run on names of any other types computes wrong values). The types of
 // every value follow from the names' and the constants' (an int product is
 // an int or gives up, a quotient a float, ...), where no keep test or
-// branch leaves them open. nullopt where nothing could be typed.
-std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names);
+// branch leaves them open. With `keep`, for that keep mask too: where an
+// entry is kept, or not, is then known, and so is the type of more sums (a
+// run with another mask computes wrong values); without it, for any mask.
+// nullopt where nothing could be typed.
+std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names,
+                                       const std::uint8_t* keep = nullptr);
 
 // One run on `names` (every one bound: Bindings::all_bound), writing held
 // flags and held slots' values by SlotId as LayerCode's run does. `cells`

@@ -1,9 +1,10 @@
-// specialise: the register run typed for one set of bound names. One walk
-// over the instructions in order (every jump goes forward) keeps each
-// cell's type where it is the same on every path to that point, and turns
-// an Add..DivY whose two operands are an int or a float, as known there,
-// into its typed form (and the fused ops of OPREC_TYPED_BASES). What a
-// type is not known for stays as it was.
+// specialise: the register run typed for one set of bound names' types
+// (and keep mask). One walk over the instructions in order (every jump goes
+// forward) keeps each cell's type where it is the same on every path to
+// that point, and turns each op of OPREC_TYPED_BASES whose two operands are
+// an int or a float there into its typed form. With the mask, a keep test
+// goes one way, so a sum's type is known after it. What a type is not
+// known for stays as it was.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -32,13 +33,16 @@ T type_of(Value v) {
     return T::Open;
 }
 
-// Python's numbers: a bool counts as an int, a float anywhere makes a float
-// (an int result that would not fit gives up the run, so it is an int).
+// Python's numbers (every value here is a bool, an int or a float): a float
+// on either side makes a float whatever the other is, a bool counts as an
+// int (an int result that would not fit gives up the run, so it is an int);
+// a quotient is a float.
 T numeric(T a, T b) {
+    if (a == T::Float || b == T::Float) return T::Float;
     if (a == T::Open || b == T::Open) return T::Open;
-    return a == T::Float || b == T::Float ? T::Float : T::Int;
+    return T::Int;
 }
-T quotient(T a, T b) { return a == T::Open || b == T::Open ? T::Open : T::Float; }
+T quotient(T, T) { return T::Float; }
 T same(T a, T b) { return a == b ? a : T::Open; }
 T negated(T a) { return a == T::Bool ? T::Int : a; }
 // int ** int is an int or, for a negative exponent, a float.
@@ -73,7 +77,7 @@ void merge_into(T* into, const T* from, std::size_t cells) {
 
 }  // namespace
 
-std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names) {
+std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names, const std::uint8_t* keep) {
     // Each instruction a jump lands on gets a state, in one buffer: the
     // types the jumps to it bring, merged.
     const std::size_t cells = code.cells;
@@ -152,15 +156,33 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
             last = wrote;
             continue;
         }
+        // Kept or not: as the mask says where it is known, else the sum's
+        // type where both ways agree.
+        const auto kept = [&](std::uint16_t record) -> std::optional<bool> {
+            if (keep == nullptr) return std::nullopt;
+            return keep[record] != 0;
+        };
         switch (op) {
-        // Kept or not, by the run's keep mask: the sum's type where both ways agree.
-        case ROp::SumMulIf: state[in.dst] = same(dst, numeric(dst, numeric(x, y))); break;
-        case ROp::FirstMulIf: state[in.dst] = same(T::Int, numeric(T::Int, numeric(x, y))); break;
+        case ROp::SumMulIf: {
+            const T added = numeric(dst, numeric(x, y));
+            const std::optional<bool> k = kept(in.z);
+            state[in.dst] = !k ? same(dst, added) : *k ? added : dst;
+            break;
+        }
+        case ROp::FirstMulIf: {
+            const T added = numeric(T::Int, numeric(x, y));
+            const std::optional<bool> k = kept(in.z);
+            state[in.dst] = !k ? same(T::Int, added) : *k ? added : T::Int;
+            break;
+        }
         case ROp::KeptZero: state[in.y] = T::Int; break;
         default: break;
         }
-        if (op >= ROp::Jump && op <= ROp::Memo) bring(in.dst, state);
-        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return) reached = false;
+        // Where the mask is known, a keep test goes one way only.
+        const bool tests_keep = op == ROp::Kept || op == ROp::KeptZero;
+        const std::optional<bool> k = tests_keep ? kept(in.x) : std::nullopt;
+        if (op >= ROp::Jump && op <= ROp::Memo && !(k && *k)) bring(in.dst, state);
+        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) reached = false;
     }
     if (!any) return std::nullopt;
     return out;

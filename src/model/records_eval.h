@@ -92,9 +92,10 @@ public:
     Named<Value> layer_bytes() const;
 
 private:
-    // The register run typed for the names' types when bound, while none has changed type.
+    // The register run typed for the names' types and the mask when bound,
+    // while no name has changed type and the mask is the same.
     const RegisterCode* typed() const {
-        return typed_ && names_.type_changes() == typed_for_ ? &*typed_ : nullptr;
+        return typed_ && names_.type_changes() == typed_for_ && keep_ == typed_keep_ ? &*typed_ : nullptr;
     }
 
     const Program* program_;
@@ -103,6 +104,7 @@ private:
     KeepMask keep_;
     std::optional<RegisterCode> typed_;
     std::uint64_t typed_for_ = 0;  // names_.type_changes() when typed_ was made
+    KeepMask typed_keep_;          // keep_ then
 };
 
 }  // namespace oprec

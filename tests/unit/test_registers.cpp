@@ -59,10 +59,11 @@ std::string in_registers(const LayerCode& layer, const Bindings& names, const Ke
     return run(*layer.registers, layer.slot_count, names, keep);
 }
 
-// The same run typed for the names' types (specialise), or "untyped" where
-// nothing could be typed.
-std::string typed_for(const LayerCode& layer, const Bindings& names, const KeepMask& keep) {
-    const std::optional<RegisterCode> typed = specialise(*layer.registers, names.values());
+// The same run typed for the names' types (specialise), and for the mask
+// too where `for_mask`, or "untyped" where nothing could be typed.
+std::string typed_for(const LayerCode& layer, const Bindings& names, const KeepMask& keep, bool for_mask = false) {
+    const std::optional<RegisterCode> typed =
+        specialise(*layer.registers, names.values(), for_mask ? keep.data() : nullptr);
     return typed ? run(*typed, layer.slot_count, names, keep) : "untyped";
 }
 
@@ -90,8 +91,9 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
             const KeepMask keep = setting_mask(program, setting);
             const std::string fast = in_registers(layer_code, names, keep);
             const std::string slow = exact(layer_code, program, names, keep);
-            const std::string typed = typed_for(layer_code, names, keep);
-            if (typed != "untyped") {
+            for (const bool for_mask : {false, true}) {
+                const std::string typed = typed_for(layer_code, names, keep, for_mask);
+                if (typed == "untyped") continue;
                 ++typed_runs;
                 CHECK(typed == fast);  // the same arithmetic, its type tests decided ahead
             }
@@ -221,8 +223,9 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
                         const std::string fast = in_registers(layer_code, names, keep);
                         const std::string slow = exact(layer_code, program, names, keep);
                         INFO(bits(a) << ", " << bits(b) << ", " << bits(c) << ", keep " << setting);
-                        const std::string typed = typed_for(layer_code, names, keep);
-                        if (typed != "untyped") {
+                        for (const bool for_mask : {false, true}) {
+                            const std::string typed = typed_for(layer_code, names, keep, for_mask);
+                            if (typed == "untyped") continue;
                             ++typed_runs;
                             CHECK(typed == fast);
                         }
@@ -249,7 +252,8 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     CHECK(typed_runs > 10000);
 }
 
-TEST_CASE("a prepared layer prices through its typed run, and as exactly when a name changes type", "[registers]") {
+TEST_CASE("a prepared layer prices through its typed run, and as exactly when a name changes type or the mask changes",
+          "[registers]") {
     const Program& program = testing::shipped_records();
     const RecordsEvaluator records(program);
     const LayerCode layer_code = compile_layer(program);
@@ -276,6 +280,25 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
         CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
         layer.set_name(h, h_int);
         CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        // Another mask: the untyped run, then the first again.
+        const KeepMask mask = layer.keep();
+        for (std::uint32_t setting = 0; setting < (1u << program.switches.size()); setting += 5) {
+            INFO("setting " << setting);
+            layer.keep() = setting_mask(program, setting);
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        }
+        layer.keep() = KeepMask(program.records.size(), 0);  // every sum an int 0
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        layer.keep() = mask;
+        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        for (RecordId r = 0; r < program.records.size(); ++r) {
+            INFO(program.records[r].name);
+            const std::uint8_t was = layer.keep()[r];
+            layer.keep()[r] = was ? 0 : 1;
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            layer.keep()[r] = was;
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        }
         // Each int name a float of the same value, one at a time, and back.
         for (NameId n = 0; n < program.names.size(); ++n) {
             const Value was = layer.names().values()[n];
@@ -306,4 +329,25 @@ TEST_CASE("records beyond the register form's limits are priced by the exact run
     price_layer(layer_code, program, names, KeepMask(program.records.size(), 1), out);
     REQUIRE(out.bytes.size() == 1);
     CHECK(bits(out.bytes[0]) == bits(Value::real(602.0)));
+}
+
+TEST_CASE("a prepared layer's typed run is for its mask alone", "[registers]") {
+    // With attBMM kept the sum is a float, without it the int b.
+    const Program program = load_records_text(
+        "switches keep\nlayerparts attention\nopvector attMM, attBMM\nop attMM\nop attBMM switch keep\n"
+        "slot one in attention {\n    bytes = total * 2\n    attMM = b\n    attBMM = 0.5 * b\n}\n",
+        "mask.rec", {});
+    const RecordsEvaluator records(program);
+    PreparedLayer layer(records, parse_layer_doc_text(R"({"fields": {"b": 3}})", "layer.json"));
+    const RecordId att_bmm = *program.find_record("attBMM");
+    REQUIRE(layer.keep()[att_bmm] == 1);
+    PartBytes out;
+    layer.price(out);
+    REQUIRE(out.bytes.size() == 1);
+    CHECK(bits(out.bytes[0]) == bits(Value::real(9.0)));
+    layer.keep()[att_bmm] = 0;
+    layer.price(out);
+    REQUIRE(out.bytes.size() == 1);
+    CHECK(bits(out.bytes[0]) == bits(Value::real(6.0)));  // the part's sum from 0.0; the slot's value the int 6
+    CHECK(bits(out.slot_values[0]) == bits(Value::integer(6)));
 }
