@@ -35,6 +35,7 @@ namespace oprec {
     M(Add) M(Sub) M(Mul) M(Div) M(AddX) M(SubX) M(MulX) M(DivX) M(AddY) M(SubY) M(MulY) M(DivY) \
     M(SumAdd) M(SumSub) M(SumMul) M(SumDiv) M(SumMulIf) M(FirstMulIf) M(MulStore) M(DivStore)  \
     M(HeldCmp) M(JumpUnlessCmp)
+#define OPREC_TYPED3_BASES(M) M(MulMulX) M(MulDivX) M(DivMulX) M(DivDivX)
 
 enum class ROp : std::uint8_t {
     Move,                                    // c[dst] = c[x]
@@ -76,6 +77,11 @@ enum class ROp : std::uint8_t {
 #define OPREC_TYPED_OPS(OP) OP##II, OP##IF, OP##FI, OP##FF,
     OPREC_TYPED_BASES(OPREC_TYPED_OPS)
 #undef OPREC_TYPED_OPS
+    // MulMulX..DivDivX where the types of all three operands (the value
+    // before, c[x], c[y]) are known: III, IIF, ..., FFF.
+#define OPREC_TYPED3_OPS(OP) OP##III, OP##IIF, OP##IFI, OP##IFF, OP##FII, OP##FIF, OP##FFI, OP##FFF,
+    OPREC_TYPED3_BASES(OPREC_TYPED3_OPS)
+#undef OPREC_TYPED3_OPS
 };
 
 struct RInstr {

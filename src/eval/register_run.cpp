@@ -64,8 +64,12 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #define OPREC_TYPED_LABELS(OP) &&L_##OP##II, &&L_##OP##IF, &&L_##OP##FI, &&L_##OP##FF,
         OPREC_TYPED_BASES(OPREC_TYPED_LABELS)
 #undef OPREC_TYPED_LABELS
+#define OPREC_TYPED3_LABELS(OP) \
+        &&L_##OP##III, &&L_##OP##IIF, &&L_##OP##IFI, &&L_##OP##IFF, &&L_##OP##FII, &&L_##OP##FIF, &&L_##OP##FFI, &&L_##OP##FFF,
+        OPREC_TYPED3_BASES(OPREC_TYPED3_LABELS)
+#undef OPREC_TYPED3_LABELS
     };
-    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::JumpUnlessCmpFF) + 1);
+    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::DivDivXFFF) + 1);
 #else
 #define OPREC_OP(NAME) case ROp::NAME:
 #define OPREC_NEXT() { ++ip; continue; }
@@ -168,6 +172,20 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_TYPED(DivStore, OPREC_DIV_STORE, c[ip->x], c[ip->y])
             OPREC_TYPED(HeldCmp, OPREC_HELD_CMP, c[ip->x], c[ip->y])
             OPREC_TYPED(JumpUnlessCmp, OPREC_JUMP_UNLESS_CMP, c[ip->x], c[ip->y])
+#define OPREC_TYPED3(OP, F1, F2)                                                              \
+            OPREC_OP(OP##III) OPREC_SET(F2(F1(OPREC_I(last), OPREC_I(c[ip->x])), OPREC_I(c[ip->y]))) \
+            OPREC_OP(OP##IIF) OPREC_SET(F2(F1(OPREC_I(last), OPREC_I(c[ip->x])), OPREC_F(c[ip->y]))) \
+            OPREC_OP(OP##IFI) OPREC_SET(F2(F1(OPREC_I(last), OPREC_F(c[ip->x])), OPREC_I(c[ip->y]))) \
+            OPREC_OP(OP##IFF) OPREC_SET(F2(F1(OPREC_I(last), OPREC_F(c[ip->x])), OPREC_F(c[ip->y]))) \
+            OPREC_OP(OP##FII) OPREC_SET(F2(F1(OPREC_F(last), OPREC_I(c[ip->x])), OPREC_I(c[ip->y]))) \
+            OPREC_OP(OP##FIF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_I(c[ip->x])), OPREC_F(c[ip->y]))) \
+            OPREC_OP(OP##FFI) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_I(c[ip->y]))) \
+            OPREC_OP(OP##FFF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_F(c[ip->y])))
+            OPREC_TYPED3(MulMulX, fast::mul, fast::mul)
+            OPREC_TYPED3(MulDivX, fast::mul, fast::truediv)
+            OPREC_TYPED3(DivMulX, fast::truediv, fast::mul)
+            OPREC_TYPED3(DivDivX, fast::truediv, fast::truediv)
+#undef OPREC_TYPED3
 #undef OPREC_ADD
 #undef OPREC_SUB
 #undef OPREC_MUL

@@ -63,6 +63,15 @@ constexpr std::array<std::int8_t, 256> kTypedBase = [] {
 }();
 int typed_base(ROp op) { return kTypedBase[static_cast<std::size_t>(op)]; }
 
+// The three-operand ones (OPREC_TYPED3_BASES), by where they are in that list, or -1.
+int typed3_base(ROp op) { return op >= ROp::MulMulX && op <= ROp::DivDivX ? int(op) - int(ROp::MulMulX) : -1; }
+static_assert(int(ROp::DivDivX) - int(ROp::MulMulX) == 3);
+
+ROp typed3(int base, T a, T b, T c) {
+    const int types = (a == T::Float ? 4 : 0) + (b == T::Float ? 2 : 0) + (c == T::Float ? 1 : 0);
+    return static_cast<ROp>(int(ROp::MulMulXIII) + base * 8 + types);
+}
+
 // The typed form: the bases in order, each as II, IF, FI, FF.
 ROp typed(int base, T a, T b) {
     const int pair = (a == T::Float ? 2 : 0) + (b == T::Float ? 1 : 0);
@@ -128,6 +137,9 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         const T b = second_is_last(op) ? last : y;
         if (const int base = typed_base(op); base >= 0 && typable(a) && typable(b)) {
             in.op = typed(base, a, b);
+            any = true;
+        } else if (const int base3 = typed3_base(op); base3 >= 0 && typable(last) && typable(x) && typable(y)) {
+            in.op = typed3(base3, last, x, y);
             any = true;
         }
         const T dst = in.dst < state.size() ? state[in.dst] : T::Open;
