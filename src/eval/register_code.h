@@ -43,6 +43,7 @@ enum class ROp : std::uint8_t {
     Neg, Pos, Not,                           // c[dst] = op c[x]
     Cmp,                                     // c[dst] = c[x] cmp c[y]
     Max2, Min2,                              // c[dst] = c[y] if c[y] >/< c[x] else c[x]: Python's max/min, a pair at a time
+    Select,                                  // c[dst] = c[y] if c[x] is true else c[z]: `a if c else b` of two values at hand (z: a cell)
     // Add..Div with x (X) or y (Y) the value the instruction before wrote,
     // read from where the run keeps it (a register), not from its cell: a
     // chain `s * b * h` waits for no store to reach memory and come back.

@@ -84,6 +84,25 @@ private:
             else if (i.y == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddY) + offset);
         }
         std::vector<bool> gone(code.size(), false);
+        // `a if c else b` where a and b are values at hand (names, constants,
+        // values computed before): JumpIfFalse, Move, Jump, Move as one select.
+        std::vector<std::uint32_t> landings(code.size() + 1, 0);
+        for (const RInstr& i : code)
+            if (is_jump(i.op)) ++landings[i.dst];
+        for (std::size_t k = 0; k + 4 <= code.size(); ++k) {
+            const RInstr& test = code[k];
+            const RInstr& then = code[k + 1];
+            const RInstr& skip = code[k + 2];
+            const RInstr& orelse = code[k + 3];
+            const bool shape = test.op == ROp::JumpIfFalse && test.dst == k + 3 && then.op == ROp::Move &&
+                               skip.op == ROp::Jump && skip.dst == k + 4 && orelse.op == ROp::Move &&
+                               orelse.dst == then.dst;
+            if (!shape || landed[k + 1] || landed[k + 2] || landings[k + 3] != 1) continue;
+            code[k] = {ROp::Select, py::CmpOp::Eq, then.dst, test.x, then.x, orelse.x};
+            gone[k + 1] = gone[k + 2] = gone[k + 3] = true;
+            --landings[k + 4];  // the Jump's
+            k += 3;
+        }
         // An entry that is one product: its keep test and its step of the sum in one.
         for (std::size_t k = 0; k + 2 < code.size(); ++k) {
             RInstr& test = code[k];
@@ -126,6 +145,11 @@ private:
             return;
         case ROp::Held: case ROp::Store:
             ++reads[i.y];
+            return;
+        case ROp::Select:
+            ++reads[i.x];
+            ++reads[i.y];
+            ++reads[i.z];
             return;
         case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: case ROp::SumMulIf:
             ++reads[i.dst];

@@ -53,7 +53,7 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #define OPREC_JUMP(TO) do { ip = start + (TO); goto* kLabels[static_cast<int>(ip->op)]; } while (0)
     static const void* const kLabels[] = {
         &&L_Move, &&L_Add, &&L_Sub, &&L_Mul, &&L_Div, &&L_FloorDiv, &&L_Mod, &&L_Pow,
-        &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2,
+        &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2, &&L_Select,
         &&L_AddX, &&L_SubX, &&L_MulX, &&L_DivX, &&L_AddY, &&L_SubY, &&L_MulY, &&L_DivY,
         &&L_MulMulX, &&L_MulDivX, &&L_DivMulX, &&L_DivDivX,
         &&L_SumAdd, &&L_SumSub, &&L_SumMul, &&L_SumDiv,
@@ -121,6 +121,7 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_OP(Cmp) OPREC_SET(Value::boolean(fast::compare(ip->cmp, c[ip->x], c[ip->y])));
             OPREC_OP(Max2) OPREC_SET(better_of(py::CmpOp::Gt, c[ip->x], c[ip->y]));
             OPREC_OP(Min2) OPREC_SET(better_of(py::CmpOp::Lt, c[ip->x], c[ip->y]));
+            OPREC_OP(Select) OPREC_SET(copy_of(c[ip->x].truthy() ? c[ip->y] : c[ip->z]));
             // Typed: the operands made values of the known types, so the
             // compiler drops fast::'s type tests and keeps its arithmetic.
 #define OPREC_I(V) Value::integer((V).i)

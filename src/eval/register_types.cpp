@@ -155,6 +155,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         case ROp::Neg: case ROp::Pos: wrote = negated(x); break;
         case ROp::Not: case ROp::Cmp: wrote = T::Bool; break;
         case ROp::Max2: case ROp::Min2: wrote = same(x, y); break;
+        case ROp::Select: wrote = same(y, in.z < state.size() ? state[in.z] : T::Open); break;
         case ROp::MulMulX: wrote = numeric(numeric(last, x), y); break;
         case ROp::MulDivX: wrote = quotient(numeric(last, x), y); break;
         case ROp::DivMulX: wrote = numeric(quotient(last, x), y); break;
