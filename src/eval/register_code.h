@@ -89,7 +89,7 @@ struct RInstr {
     ROp op = ROp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
     std::uint16_t dst = 0, x = 0, y = 0;
-    std::uint16_t z = 0;  // a fused keep test's record
+    std::uint16_t z = 0;  // a fused keep test's record, or Select's other value
 };
 
 struct RegisterCode {
