@@ -127,17 +127,16 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
     // each step is the double of the slot's value added (nothing can raise).
     // Summed in arrays at hand, then written over the last pricing's (the
     // same sizes, as a rule): this loop was a tenth of a pricing.
+    // More slots than that: summed in `out` itself (no allocation once grown).
     constexpr std::size_t kAtHand = 64;
     SlotId held_at_hand[kAtHand];
     std::uint32_t parts_at_hand[kAtHand];
     double sums_at_hand[kAtHand];
-    std::vector<SlotId> held_big;
-    std::vector<std::uint32_t> parts_big;
-    std::vector<double> sums_big;
-    if (n > kAtHand) held_big.resize(n), parts_big.resize(n), sums_big.resize(n);
-    SlotId* const held = n > kAtHand ? held_big.data() : held_at_hand;
-    std::uint32_t* const parts = n > kAtHand ? parts_big.data() : parts_at_hand;
-    double* const sums = n > kAtHand ? sums_big.data() : sums_at_hand;
+    const bool big = n > kAtHand;
+    if (big) out.held.resize(n), out.parts.resize(n), out.part_sums.resize(n);
+    SlotId* const held = big ? out.held.data() : held_at_hand;
+    std::uint32_t* const parts = big ? out.parts.data() : parts_at_hand;
+    double* const sums = big ? out.part_sums.data() : sums_at_hand;
     const std::uint8_t* const flags = out.held_flags.data();
     const Value* const values = out.slot_values.data();
     std::size_t held_count = 0, part_count = 0;
@@ -156,7 +155,7 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
     out.held.resize(held_count);
     out.parts.resize(part_count);
     out.bytes.resize(part_count);
-    for (std::size_t k = 0; k < held_count; ++k) out.held[k] = held[k];
+    for (std::size_t k = 0; k < held_count; ++k) out.held[k] = held[k];  // the same where big
     for (std::size_t k = 0; k < part_count; ++k) {
         out.parts[k] = parts[k];
         out.bytes[k] = Value::real(sums[k]);

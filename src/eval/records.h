@@ -85,6 +85,7 @@ struct PartBytes {
     std::vector<std::uint8_t> held_flags;
     std::vector<Value> slot_values;
     std::vector<Value> cells;  // a register run's (register_code.h)
+    std::vector<double> part_sums;  // price_layer's, where a layer has more slots than it keeps at hand
     void clear() {
         parts.clear();
         bytes.clear();

@@ -94,6 +94,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     std::size_t landings = 0;
     for (std::size_t i = 0; i < code.instrs.size(); ++i) {
         const RInstr& in = code.instrs[i];
+        if (in.op > ROp::Return) return std::nullopt;  // typed already: the walk reads untyped code only
         if (in.op < ROp::Jump || in.op > ROp::Memo) continue;
         if (in.dst <= i || in.dst >= code.instrs.size()) return std::nullopt;  // the walk follows forward jumps only
         if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);

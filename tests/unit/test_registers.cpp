@@ -351,3 +351,28 @@ TEST_CASE("a prepared layer's typed run is for its mask alone", "[registers]") {
     CHECK(bits(out.bytes[0]) == bits(Value::real(6.0)));  // the part's sum from 0.0; the slot's value the int 6
     CHECK(bits(out.slot_values[0]) == bits(Value::integer(6)));
 }
+
+TEST_CASE("a layer of more slots than price_layer sums at hand prices as the tree walk does", "[registers]") {
+    std::string text = "switches keep\nlayerparts attention, ffn, norm\nopvector attMM, attBMM\nop attMM\n"
+                       "op attBMM switch keep\n";
+    for (int k = 0; k < 70; ++k)
+        text += fmt::format("slot s{0} in {1} when a != {0} {{\n    bytes = total * {0} / 3\n    attMM = a + {0}\n}}\n", k,
+                            k % 3 == 0 ? "attention" : k % 3 == 1 ? "ffn" : "norm");
+    const Program program = load_records_text(text, "many.rec", {});
+    const LayerCode layer_code = compile_layer(program);
+    REQUIRE(layer_code.registers);
+    Bindings names(program);
+    names.set(*program.find_name("a"), Value::integer(5));
+    const KeepMask keep(program.records.size(), 1);
+    PartBytes walked, run;
+    price_layer(program, names, keep, walked);
+    for (int again = 0; again < 2; ++again) {  // the second over the first's vectors
+        price_layer(layer_code, program, names, keep, run);
+        CHECK(run.held == walked.held);
+        CHECK(run.parts == walked.parts);
+        REQUIRE(run.bytes.size() == walked.bytes.size());
+        for (std::size_t k = 0; k < run.bytes.size(); ++k) CHECK(bits(run.bytes[k]) == bits(walked.bytes[k]));
+    }
+    CHECK(run.held.size() == 69);  // s5 is not held
+    CHECK(run.parts.size() == 3);
+}
