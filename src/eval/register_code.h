@@ -36,8 +36,12 @@ namespace oprec {
     M(SumAdd) M(SumSub) M(SumMul) M(SumDiv) M(SumMulIf) M(FirstMulIf) M(MulStore) M(DivStore)  \
     M(HeldCmp) M(JumpUnlessCmp)
 #define OPREC_TYPED3_BASES(M) M(MulMulX) M(MulDivX) M(DivMulX) M(DivDivX)
+// The two operations of a fused pair (fuse_pairs), each of Add..Div.
+#define OPREC_PAIR_BASES(M)                                                      \
+    M(Add, Add) M(Add, Sub) M(Add, Mul) M(Add, Div) M(Sub, Add) M(Sub, Sub) M(Sub, Mul) M(Sub, Div) \
+    M(Mul, Add) M(Mul, Sub) M(Mul, Mul) M(Mul, Div) M(Div, Add) M(Div, Sub) M(Div, Mul) M(Div, Div)
 
-enum class ROp : std::uint8_t {
+enum class ROp : std::uint16_t {
     Move,                                    // c[dst] = c[x]
     Add, Sub, Mul, Div, FloorDiv, Mod, Pow,  // c[dst] = c[x] op c[y]
     Neg, Pos, Not,                           // c[dst] = op c[x]
@@ -59,7 +63,7 @@ enum class ROp : std::uint8_t {
     Kept,                                    // unless keep[x]: to dst
     KeptZero,                                // c[y] = int 0 (a slot's sum starts), then Kept
     SkipUnlessHeld,                          // unless held[x]: to dst
-    Memo,                                    // if memo bit x is set: to dst
+    Memo,                                    // if memo bit x is set: to dst (y: the cell it keeps the value in)
     SetMemo,                                 // set memo bit x
     // An entry that is one product, with its keep test: if keep[z],
     // c[dst] = c[dst] + c[x] * c[y] (SumMulIf), or c[dst] = 0 + c[x] * c[y]
@@ -83,13 +87,23 @@ enum class ROp : std::uint8_t {
 #define OPREC_TYPED3_OPS(OP) OP##III, OP##IIF, OP##IFI, OP##IFF, OP##FII, OP##FIF, OP##FFI, OP##FFF,
     OPREC_TYPED3_BASES(OPREC_TYPED3_OPS)
 #undef OPREC_TYPED3_OPS
+    // A typed Add..Div and the typed X or Y op after it that reads its value,
+    // where nothing else reads the cell it wrote (fuse_pairs): X,
+    // c[dst] = (c[x] op1 c[y]) op2 c[z]; Y, c[dst] = c[z] op2 (c[x] op1 c[y]).
+    // By the three operands' types: III, IIF, ..., FFF.
+#define OPREC_PAIR_TYPES(P) P##III, P##IIF, P##IFI, P##IFF, P##FII, P##FIF, P##FFI, P##FFF,
+#define OPREC_PAIR_OPS(A, B) OPREC_PAIR_TYPES(Pair##A##B##X) OPREC_PAIR_TYPES(Pair##A##B##Y)
+    OPREC_PAIR_BASES(OPREC_PAIR_OPS)
+#undef OPREC_PAIR_OPS
+#undef OPREC_PAIR_TYPES
+    Count_  // how many ops there are
 };
 
 struct RInstr {
     ROp op = ROp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
     std::uint16_t dst = 0, x = 0, y = 0;
-    std::uint16_t z = 0;  // a fused keep test's record, or Select's other value
+    std::uint16_t z = 0;  // a fused keep test's record, Select's other value, a pair's third operand
 };
 
 struct RegisterCode {
@@ -113,7 +127,9 @@ std::optional<RegisterCode> compile_registers(const Program& program);
 // branch leaves them open. With `keep`, for that keep mask too: where an
 // entry is kept, or not, is then known, and so is the type of more sums (a
 // run with another mask computes wrong values); without it, for any mask.
-// nullopt where nothing could be typed.
+// Then shorter: a sum's start read as the constant 0 where it is one, and
+// dropped where the mask keeps the first entry; typed pairs fused
+// (register_edit.h). nullopt where nothing could be typed.
 std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names,
                                        const std::uint8_t* keep = nullptr);
 

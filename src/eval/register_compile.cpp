@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "eval/register_code.h"
+#include "eval/register_edit.h"
 
 namespace oprec {
 
@@ -71,24 +72,19 @@ private:
     // nothing else reads the first one's value (ROp::MulMulX...).
     void chain() {
         auto& code = out_.instrs;
-        std::vector<bool> landed(code.size() + 1, false);
-        for (const RInstr& i : code)
-            if (is_jump(i.op)) landed[i.dst] = true;
+        std::vector<std::uint32_t> landings = landing_counts(code);
         for (std::size_t k = 1; k < code.size(); ++k) {
             RInstr& i = code[k];
             const RInstr& before = code[k - 1];
             const bool writes = before.op <= ROp::SumDiv;
-            if (landed[k] || !writes || i.op < ROp::Add || i.op > ROp::Div) continue;
+            if (landings[k] != 0 || !writes || i.op < ROp::Add || i.op > ROp::Div) continue;
             const auto offset = static_cast<int>(i.op) - static_cast<int>(ROp::Add);
             if (i.x == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddX) + offset);
             else if (i.y == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddY) + offset);
         }
-        std::vector<bool> gone(code.size(), false);
+        std::vector<std::uint8_t> gone(code.size(), 0);
         // `a if c else b` where a and b are values at hand (names, constants,
         // values computed before): JumpIfFalse, Move, Jump, Move as one select.
-        std::vector<std::uint32_t> landings(code.size() + 1, 0);
-        for (const RInstr& i : code)
-            if (is_jump(i.op)) ++landings[i.dst];
         for (std::size_t k = 0; k + 4 <= code.size(); ++k) {
             const RInstr& test = code[k];
             const RInstr& then = code[k + 1];
@@ -97,10 +93,11 @@ private:
             const bool shape = test.op == ROp::JumpIfFalse && test.dst == k + 3 && then.op == ROp::Move &&
                                skip.op == ROp::Jump && skip.dst == k + 4 && orelse.op == ROp::Move &&
                                orelse.dst == then.dst;
-            if (!shape || landed[k + 1] || landed[k + 2] || landings[k + 3] != 1) continue;
+            if (!shape || landings[k + 1] != 0 || landings[k + 2] != 0 || landings[k + 3] != 1) continue;
             code[k] = {ROp::Select, py::CmpOp::Eq, then.dst, test.x, then.x, orelse.x};
-            gone[k + 1] = gone[k + 2] = gone[k + 3] = true;
-            --landings[k + 4];  // the Jump's
+            gone[k + 1] = gone[k + 2] = gone[k + 3] = 1;
+            landings[k + 3] = 0;  // the test's
+            --landings[k + 4];    // the Jump's
             k += 3;
         }
         // An entry that is one product: its keep test and its step of the sum in one.
@@ -108,62 +105,36 @@ private:
             RInstr& test = code[k];
             const RInstr& step = code[k + 1];
             const bool kept = test.op == ROp::Kept || (test.op == ROp::KeptZero && test.y == step.dst);
-            if (!kept || step.op != ROp::SumMul || test.dst != k + 2 || landed[k + 1]) continue;
+            if (!kept || step.op != ROp::SumMul || test.dst != k + 2 || landings[k + 1] != 0) continue;
             test = {test.op == ROp::Kept ? ROp::SumMulIf : ROp::FirstMulIf, py::CmpOp::Eq, step.dst, step.x, step.y,
                     static_cast<std::uint16_t>(test.x)};
-            gone[k + 1] = true;
+            gone[k + 1] = 1;
         }
-        std::vector<std::uint32_t> reads(next_cell_, 0);
-        for (const RInstr& i : code) count_reads(i, reads);
+        const std::vector<std::uint32_t> reads = read_counts(out_, next_cell_);
         for (std::size_t k = 0; k + 1 < code.size(); ++k) {
             RInstr& first = code[k];
             const RInstr& second = code[k + 1];
+            if (gone[k] || landings[k + 1] != 0) continue;
+            // A chain's two products or quotients.
             const bool muldiv = (first.op == ROp::MulX || first.op == ROp::DivX) &&
                                 (second.op == ROp::MulX || second.op == ROp::DivX);
-            if (!muldiv || gone[k] || landed[k + 1] || reads[first.dst] != 1) continue;
-            const int pair = (first.op == ROp::DivX ? 2 : 0) + (second.op == ROp::DivX ? 1 : 0);
-            first = {static_cast<ROp>(static_cast<int>(ROp::MulMulX) + pair), py::CmpOp::Eq, second.dst, first.y, second.y};
-            gone[k + 1] = true;
+            if (muldiv && reads[first.dst] == 0) {
+                const int pair = (first.op == ROp::DivX ? 2 : 0) + (second.op == ROp::DivX ? 1 : 0);
+                first = {static_cast<ROp>(static_cast<int>(ROp::MulMulX) + pair), py::CmpOp::Eq, second.dst, first.y,
+                         second.y};
+                gone[k + 1] = 1;
+            }
+            // `x if not c else y`: a jump on c itself.
+            const bool negated_test = first.op == ROp::Not &&
+                                      (second.op == ROp::JumpIfFalse || second.op == ROp::JumpIfTrue) &&
+                                      second.x == first.dst && reads[first.dst] == 1;
+            if (negated_test) {
+                first = {second.op == ROp::JumpIfFalse ? ROp::JumpIfTrue : ROp::JumpIfFalse, py::CmpOp::Eq, second.dst,
+                         first.x};
+                gone[k + 1] = 1;
+            }
         }
-        // Close the gaps, every jump moved along.
-        std::vector<std::uint16_t> moved(code.size() + 1);
-        std::size_t to = 0;
-        for (std::size_t k = 0; k <= code.size(); ++k) {
-            moved[k] = static_cast<std::uint16_t>(to);
-            if (k < code.size() && !gone[k]) code[to++] = code[k];
-        }
-        code.resize(to);
-        for (RInstr& i : code)
-            if (is_jump(i.op)) i.dst = moved[i.dst];
-    }
-    static bool is_jump(ROp op) { return op >= ROp::Jump && op <= ROp::Memo; }
-    // The cells an instruction reads.
-    static void count_reads(const RInstr& i, std::vector<std::uint32_t>& reads) {
-        switch (i.op) {
-        case ROp::Move: case ROp::Neg: case ROp::Pos: case ROp::Not: case ROp::JumpIfFalse: case ROp::JumpIfTrue:
-            ++reads[i.x];
-            return;
-        case ROp::Held: case ROp::Store:
-            ++reads[i.y];
-            return;
-        case ROp::Select:
-            ++reads[i.x];
-            ++reads[i.y];
-            ++reads[i.z];
-            return;
-        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: case ROp::SumMulIf:
-            ++reads[i.dst];
-            [[fallthrough]];
-        case ROp::Add: case ROp::Sub: case ROp::Mul: case ROp::Div: case ROp::FloorDiv: case ROp::Mod: case ROp::Pow:
-        case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:  // x: the value before, read all the same
-        case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
-        case ROp::Cmp: case ROp::Max2: case ROp::Min2: case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX:
-        case ROp::DivDivX: case ROp::JumpUnlessCmp: case ROp::FirstMulIf: case ROp::HeldCmp: case ROp::MulStore: case ROp::DivStore:
-            ++reads[i.x];
-            ++reads[i.y];
-            return;
-        default: return;  // jumps on keep and held flags, memo bits, KeptZero (writes c[y]), GiveUp, Return
-        }
+        drop_instructions(code, gone);
     }
 
     // --- numbering -------------------------------------------------------
@@ -401,7 +372,7 @@ private:
             if (info_[e].memo_cell == 0) info_[e].memo_cell = new_cell();
             dst = info_[e].memo_cell;
             const auto bit = static_cast<std::uint16_t>(info.memo);
-            const std::size_t done = add(ROp::Memo, 0, bit);
+            const std::size_t done = add(ROp::Memo, 0, bit, dst);
             open_scope();
             emit_into(id, frame, slot, dst, depth);
             close_scope();

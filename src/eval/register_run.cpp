@@ -68,8 +68,13 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
         &&L_##OP##III, &&L_##OP##IIF, &&L_##OP##IFI, &&L_##OP##IFF, &&L_##OP##FII, &&L_##OP##FIF, &&L_##OP##FFI, &&L_##OP##FFF,
         OPREC_TYPED3_BASES(OPREC_TYPED3_LABELS)
 #undef OPREC_TYPED3_LABELS
+#define OPREC_PAIR_LABEL_TYPES(P) &&L_##P##III, &&L_##P##IIF, &&L_##P##IFI, &&L_##P##IFF, &&L_##P##FII, &&L_##P##FIF, &&L_##P##FFI, &&L_##P##FFF,
+#define OPREC_PAIR_LABELS(A, B) OPREC_PAIR_LABEL_TYPES(Pair##A##B##X) OPREC_PAIR_LABEL_TYPES(Pair##A##B##Y)
+        OPREC_PAIR_BASES(OPREC_PAIR_LABELS)
+#undef OPREC_PAIR_LABELS
+#undef OPREC_PAIR_LABEL_TYPES
     };
-    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::DivDivXFFF) + 1);
+    static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::Count_));
 #else
 #define OPREC_OP(NAME) case ROp::NAME:
 #define OPREC_NEXT() { ++ip; continue; }
@@ -187,6 +192,29 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_TYPED3(DivMulX, fast::truediv, fast::mul)
             OPREC_TYPED3(DivDivX, fast::truediv, fast::truediv)
 #undef OPREC_TYPED3
+#define OPREC_FN_Add fast::add
+#define OPREC_FN_Sub fast::sub
+#define OPREC_FN_Mul fast::mul
+#define OPREC_FN_Div fast::truediv
+#define OPREC_PAIR_T(P, F1, F2, TA, TB, TC, TYPES)                                    \
+            OPREC_OP(P##X##TYPES) OPREC_SET(F2(F1(TA(c[ip->x]), TB(c[ip->y])), TC(c[ip->z]))) \
+            OPREC_OP(P##Y##TYPES) OPREC_SET(F2(TC(c[ip->z]), F1(TA(c[ip->x]), TB(c[ip->y]))))
+#define OPREC_PAIR(A, B)                                                                        \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_I, OPREC_I, III) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_I, OPREC_F, IIF) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_F, OPREC_I, IFI) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_F, OPREC_F, IFF) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_I, OPREC_I, FII) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_I, OPREC_F, FIF) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_F, OPREC_I, FFI) \
+            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_F, OPREC_F, FFF)
+            OPREC_PAIR_BASES(OPREC_PAIR)
+#undef OPREC_PAIR
+#undef OPREC_PAIR_T
+#undef OPREC_FN_Add
+#undef OPREC_FN_Sub
+#undef OPREC_FN_Mul
+#undef OPREC_FN_Div
 #undef OPREC_ADD
 #undef OPREC_SUB
 #undef OPREC_MUL

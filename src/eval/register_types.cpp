@@ -5,6 +5,12 @@
 // an int or a float there into its typed form. With the mask, a keep test
 // goes one way, so a sum's type is known after it. What a type is not
 // known for stays as it was.
+//
+// The same walk folds a slot's sum's start (KeptZero's int 0): an
+// instruction reading the sum's cell where it holds that 0 on every path
+// reads the constant 0 instead, and the first step of an int sum
+// (`0 + x * y`) is the product alone. Where the mask says the first entry
+// is kept and nothing reads that 0 any more, the KeptZero goes.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -13,16 +19,41 @@
 #include <vector>
 
 #include "eval/register_code.h"
+#include "eval/register_edit.h"
 
 namespace oprec {
 
 namespace {
 
-enum class T : std::uint8_t { Open, Bool, Int, Float };  // Open: not the same on every path, or not known
+// Open: not the same on every path, or not known. Any: whatever the other
+// paths to a join say (a memo's cell where the memo jumps: the value there
+// is the same value, so of the same type, as where it is computed); no
+// longer Any once the join is made. Zero: a KeptZero's int 0, on every
+// path; SomeZeroInt: on some paths, an int on the others; SomeZero: on
+// some paths, not known on the others.
+enum class T : std::uint8_t { Open, Bool, Int, Float, Any, Zero, SomeZeroInt, SomeZero };
 using State = std::vector<T>;
 
 // Past this many cells times jumps, the walk's states cost more than they are worth.
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 24;
+
+// A cell's type as the arithmetic sees it.
+T kind(T t) {
+    switch (t) {
+    case T::Zero: case T::SomeZeroInt: return T::Int;
+    case T::SomeZero: case T::Any: return T::Open;
+    default: return t;
+    }
+}
+bool zeroish(T t) { return t == T::Zero || t == T::SomeZeroInt || t == T::SomeZero; }
+
+// What a cell is where two paths join.
+T join(T a, T b) {
+    if (a == b || b == T::Any) return a;
+    if (a == T::Any) return b;
+    if (!zeroish(a) && !zeroish(b)) return T::Open;
+    return kind(a) == T::Int && kind(b) == T::Int ? T::SomeZeroInt : T::SomeZero;
+}
 
 T type_of(Value v) {
     switch (v.type) {
@@ -52,8 +83,8 @@ bool first_is_last(ROp op) { return op >= ROp::AddX && op <= ROp::DivX; }
 bool second_is_last(ROp op) { return op >= ROp::AddY && op <= ROp::DivY; }
 
 // Where each op is in OPREC_TYPED_BASES, or -1: a table by ROp.
-constexpr std::array<std::int8_t, 256> kTypedBase = [] {
-    std::array<std::int8_t, 256> base{};
+constexpr auto kTypedBase = [] {
+    std::array<std::int8_t, static_cast<std::size_t>(ROp::Count_)> base{};
     base.fill(-1);
     std::int8_t k = 0;
 #define OPREC_BASE(OP) base[static_cast<std::size_t>(ROp::OP)] = k++;
@@ -79,9 +110,29 @@ ROp typed(int base, T a, T b) {
 }
 bool typable(T t) { return t == T::Int || t == T::Float; }
 
-// Each cell's type where `into` and `from` agree.
 void merge_into(T* into, const T* from, std::size_t cells) {
-    for (std::size_t k = 0; k < cells; ++k) into[k] = into[k] == from[k] ? into[k] : T::Open;  // no branch: vectorised
+    for (std::size_t k = 0; k < cells; ++k) into[k] = join(into[k], from[k]);
+}
+// A join made: what is still Any is known from no path.
+void joined(State& state) {
+    for (T& t : state) t = t == T::Any ? T::Open : t;
+}
+
+// A read of a sum's cell where it holds its start (int 0) on every path
+// reads the constant; the first step of a sum that is an int (`0 + v`, v
+// an int) writes v.
+void fold_zero(RInstr& in, const State& state, std::uint16_t zero_cell, const std::uint8_t* keep) {
+    const unsigned fields = fields_read(in);
+    const auto zero = [&](std::uint16_t cell) { return cell < state.size() && state[cell] == T::Zero; };
+    if ((fields & kReadsX) && zero(in.x)) in.x = zero_cell;
+    if ((fields & kReadsY) && zero(in.y)) in.y = zero_cell;
+    if ((fields & kReadsZ) && zero(in.z)) in.z = zero_cell;
+    const bool sum_step = (in.op >= ROp::SumAdd && in.op <= ROp::SumMul) ||
+                          (in.op == ROp::SumMulIf && keep != nullptr && keep[in.z]);
+    if (!sum_step || !zero(in.dst) || numeric(kind(state[in.x]), kind(state[in.y])) != T::Int) return;
+    in.op = in.op == ROp::SumMulIf ? ROp::Mul
+                                   : static_cast<ROp>(static_cast<int>(ROp::Add) +
+                                                      (static_cast<int>(in.op) - static_cast<int>(ROp::SumAdd)));
 }
 
 }  // namespace
@@ -113,17 +164,23 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     State state(cells, T::Open);
     for (std::uint32_t k = 0; k < code.names; ++k) state[k] = type_of(names[k]);
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = type_of(code.consts[k]);
+    // The constant int 0, which a sum's start is read as; each cell a
+    // KeptZero's 0 is read from (so that KeptZero stays).
+    std::optional<std::uint16_t> zero_cell;
+    for (std::size_t k = 0; k < code.consts.size() && !zero_cell; ++k)
+        if (code.consts[k].is_int() && code.consts[k].i == 0) zero_cell = static_cast<std::uint16_t>(code.names + k);
+    std::vector<std::uint8_t> zero_read(cells, 0);
     bool reached = true;  // by the instruction before, falling through
     T last = T::Open;     // the type of what the last value-writing instruction wrote (an X or Y op's operand)
     bool any = false;
 
     for (std::size_t i = 0; i < out.instrs.size(); ++i) {
         RInstr& in = out.instrs[i];
-        const ROp op = in.op;  // what it does; in.op may become its typed form
         if (landing[i] >= 0 && any_landed[landing[i]]) {
             const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
             if (reached) merge_into(state.data(), brought, cells);
             else std::copy(brought, brought + cells, state.begin());
+            joined(state);
             last = T::Open;
             reached = true;
         } else if (!reached) {
@@ -131,9 +188,14 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
             last = T::Open;
             reached = true;
         }
+        if (zero_cell) fold_zero(in, state, *zero_cell, keep);
+        std::array<std::uint16_t, 3> reads{};
+        for (int k = cells_read(in, reads); k-- > 0;)
+            if (zeroish(state[reads[std::size_t(k)]])) zero_read[reads[std::size_t(k)]] = 1;
+        const ROp op = in.op;  // what it does; in.op may become its typed form
         // x and y are cells where the op reads them (else a record, a slot, a memo bit: unread here).
-        const T x = in.x < state.size() ? state[in.x] : T::Open;
-        const T y = in.y < state.size() ? state[in.y] : T::Open;
+        const T x = in.x < state.size() ? kind(state[in.x]) : T::Open;
+        const T y = in.y < state.size() ? kind(state[in.y]) : T::Open;
         const T a = first_is_last(op) ? last : x;  // the operands as typed forms read them
         const T b = second_is_last(op) ? last : y;
         if (const int base = typed_base(op); base >= 0 && typable(a) && typable(b)) {
@@ -143,7 +205,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
             in.op = typed3(base3, last, x, y);
             any = true;
         }
-        const T dst = in.dst < state.size() ? state[in.dst] : T::Open;
+        const T dst = in.dst < state.size() ? kind(state[in.dst]) : T::Open;
         T wrote = T::Open;
         switch (op) {
         case ROp::Move: wrote = x; break;
@@ -156,7 +218,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         case ROp::Neg: case ROp::Pos: wrote = negated(x); break;
         case ROp::Not: case ROp::Cmp: wrote = T::Bool; break;
         case ROp::Max2: case ROp::Min2: wrote = same(x, y); break;
-        case ROp::Select: wrote = same(y, in.z < state.size() ? state[in.z] : T::Open); break;
+        case ROp::Select: wrote = same(y, in.z < state.size() ? kind(state[in.z]) : T::Open); break;
         case ROp::MulMulX: wrote = numeric(numeric(last, x), y); break;
         case ROp::MulDivX: wrote = quotient(numeric(last, x), y); break;
         case ROp::DivMulX: wrote = numeric(quotient(last, x), y); break;
@@ -180,7 +242,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         case ROp::SumMulIf: {
             const T added = numeric(dst, numeric(x, y));
             const std::optional<bool> k = kept(in.z);
-            state[in.dst] = !k ? same(dst, added) : *k ? added : dst;
+            state[in.dst] = !k ? join(state[in.dst], added) : *k ? added : state[in.dst];
             break;
         }
         case ROp::FirstMulIf: {
@@ -189,16 +251,35 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
             state[in.dst] = !k ? same(T::Int, added) : *k ? added : T::Int;
             break;
         }
-        case ROp::KeptZero: state[in.y] = T::Int; break;
+        case ROp::KeptZero: state[in.y] = T::Zero; break;
         default: break;
         }
         // Where the mask is known, a keep test goes one way only.
         const bool tests_keep = op == ROp::Kept || op == ROp::KeptZero;
         const std::optional<bool> k = tests_keep ? kept(in.x) : std::nullopt;
-        if (op >= ROp::Jump && op <= ROp::Memo && !(k && *k)) bring(in.dst, state);
+        if (op == ROp::Memo && in.y < state.size()) {
+            // Where the memo jumps, its cell holds the value computed before
+            // in this run: the type the code after it computes.
+            const T kept_type = state[in.y];
+            state[in.y] = T::Any;
+            bring(in.dst, state);
+            state[in.y] = kept_type;
+        } else if (op >= ROp::Jump && op <= ROp::Memo && !(k && *k)) {
+            bring(in.dst, state);
+        }
         if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) reached = false;
     }
     if (!any) return std::nullopt;
+    // A KeptZero whose entry the mask keeps, and whose 0 nothing reads now.
+    if (keep != nullptr && zero_cell) {
+        std::vector<std::uint8_t> gone(out.instrs.size(), 0);
+        for (std::size_t i = 0; i < out.instrs.size(); ++i) {
+            const RInstr& in = out.instrs[i];
+            gone[i] = in.op == ROp::KeptZero && keep[in.x] && !zero_read[in.y];
+        }
+        drop_instructions(out.instrs, gone);
+    }
+    fuse_pairs(out);
     return out;
 }
 

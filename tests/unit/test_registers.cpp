@@ -5,6 +5,7 @@
 // product), which the tests below pin down.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -49,7 +50,9 @@ std::string exact(const LayerCode& layer, const Program& program, const Bindings
 
 std::string run(const RegisterCode& code, std::size_t slots, const Bindings& names, const KeepMask& keep) {
     std::vector<std::uint8_t> held(slots);
-    std::vector<Value> values(slots), cells;
+    // Scratch as a run before left it, not zeroed: a cell read before this
+    // run writes it shows.
+    std::vector<Value> values(slots), cells(code.cells, Value::integer(7919));
     if (!run_registers(code, names.values(), keep.data(), held.data(), values.data(), cells)) return "gives up";
     return held_slots(held, values);
 }
@@ -375,4 +378,42 @@ TEST_CASE("a layer of more slots than price_layer sums at hand prices as the tre
     }
     CHECK(run.held.size() == 69);  // s5 is not held
     CHECK(run.parts.size() == 3);
+}
+
+// What specialise leaves to run, on a layer whose names are ints and whose
+// entries are all kept.
+TEST_CASE("a typed run is shorter: memoised values typed, sums' starts folded, pairs fused", "[registers]") {
+    const Program program = load_records_text(
+        "switches keep\nlayerparts attention, ffn\nopvector attMM, attBMM\nop attMM\nop attBMM switch keep\n"
+        "fn big(v, w) = (v * w + v) * (w - v) * 3\n"
+        "slot one in attention {\n    bytes = total * 2\n    attMM = big(a, b) + c\n    attBMM = a * b\n}\n"
+        "slot two in ffn {\n    bytes = total * 3\n    attMM = big(a, b) - c\n}\n",
+        "short.rec", {});
+    const LayerCode layer_code = compile_layer(program);
+    REQUIRE(layer_code.registers);
+    Bindings names(program);
+    names.set(*program.find_name("a"), Value::integer(3));
+    names.set(*program.find_name("b"), Value::integer(5));
+    names.set(*program.find_name("c"), Value::integer(-7));
+    const KeepMask keep(program.records.size(), 1);
+    const RegisterCode& untyped = *layer_code.registers;
+    REQUIRE(std::count_if(untyped.instrs.begin(), untyped.instrs.end(),
+                          [](const RInstr& in) { return in.op == ROp::Memo; }) == 2);  // big(a, b), at each place
+    const std::optional<RegisterCode> typed = specialise(untyped, names.values(), keep.data());
+    REQUIRE(typed);
+    int untyped_arithmetic = 0, kept_zero = 0, pairs = 0;
+    for (const RInstr& in : typed->instrs) {
+        const bool arithmetic = (in.op >= ROp::Add && in.op <= ROp::Div) || (in.op >= ROp::AddX && in.op <= ROp::SumDiv) ||
+                                (in.op >= ROp::SumMulIf && in.op <= ROp::FirstMulIf) || in.op == ROp::MulStore ||
+                                in.op == ROp::DivStore;
+        untyped_arithmetic += arithmetic;
+        kept_zero += in.op == ROp::KeptZero;
+        pairs += in.op >= ROp::PairAddAddXIII;
+    }
+    CHECK(untyped_arithmetic == 0);  // the memo's value read after the memo too: an int either way
+    CHECK(kept_zero == 0);           // each sum starts with its first entry's value
+    CHECK(pairs >= 2);               // v * w + v, (w - v) * ...
+    CHECK(typed->instrs.size() < untyped.instrs.size());
+    CHECK(run(*typed, layer_code.slot_count, names, keep) == run(untyped, layer_code.slot_count, names, keep));
+    CHECK(run(untyped, layer_code.slot_count, names, keep) == exact(layer_code, program, names, keep));
 }

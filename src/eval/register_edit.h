@@ -1,0 +1,40 @@
+// Editing register code, for the passes over it (the compiler's peepholes,
+// specialise's pairs): what an instruction reads and where it jumps, and
+// dropping instructions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "eval/register_code.h"
+
+namespace oprec {
+
+// Whether an op's dst is an instruction to jump to.
+bool jumps(ROp op);
+
+// Which of an instruction's fields name cells it reads. The value before
+// (an X or Y op's, a chain's) is not a cell.
+constexpr unsigned kReadsX = 1, kReadsY = 2, kReadsZ = 4, kReadsDst = 8;
+unsigned fields_read(const RInstr& in);
+
+// The cells an instruction reads, into `out`; how many (at most three).
+int cells_read(const RInstr& in, std::array<std::uint16_t, 3>& out);
+
+// How many instructions read each of `cells` cells.
+std::vector<std::uint32_t> read_counts(const RegisterCode& code, std::uint32_t cells);
+
+// How many jumps land on each instruction (one past the last too).
+std::vector<std::uint32_t> landing_counts(const std::vector<RInstr>& code);
+
+// Removes the instructions `gone` marks (by index); a jump to one lands on
+// the next kept. The caller knows that what they did is not needed.
+void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t>& gone);
+
+// Each typed Add..Div followed by the typed X or Y op that reads its value,
+// where nothing else reads the cell it wrote and no jump lands between
+// them, made one pair instruction (ROp::Pair...): register_fuse.cpp.
+void fuse_pairs(RegisterCode& code);
+
+}  // namespace oprec
