@@ -118,6 +118,24 @@ void joined(State& state) {
     for (T& t : state) t = t == T::Any ? T::Open : t;
 }
 
+// With the mask known: a kept entry's product added without its keep test,
+// or the product alone where it starts the sum and is an int. True where
+// the instruction does nothing (a keep test that goes on, the step of an
+// entry not kept).
+bool fold_keep(RInstr& in, const State& state, const std::uint8_t* keep) {
+    switch (in.op) {
+    case ROp::Kept: return keep[in.x] != 0;
+    case ROp::SumMulIf:
+        if (!keep[in.z]) return true;
+        in.op = ROp::SumMul;
+        return false;
+    case ROp::FirstMulIf:
+        if (keep[in.z] && numeric(kind(state[in.x]), kind(state[in.y])) == T::Int) in.op = ROp::Mul;  // 0 + v is v
+        return false;
+    default: return false;
+    }
+}
+
 // A read of a sum's cell where it holds its start (int 0) on every path
 // reads the constant; the first step of a sum that is an int (`0 + v`, v
 // an int) writes v.
@@ -170,6 +188,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     for (std::size_t k = 0; k < code.consts.size() && !zero_cell; ++k)
         if (code.consts[k].is_int() && code.consts[k].i == 0) zero_cell = static_cast<std::uint16_t>(code.names + k);
     std::vector<std::uint8_t> zero_read(cells, 0);
+    std::vector<std::uint8_t> gone(code.instrs.size(), 0);  // what the run does without
     bool reached = true;  // by the instruction before, falling through
     T last = T::Open;     // the type of what the last value-writing instruction wrote (an X or Y op's operand)
     bool any = false;
@@ -187,6 +206,10 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
             std::fill(state.begin(), state.end(), T::Open);  // nothing gets here
             last = T::Open;
             reached = true;
+        }
+        if (keep != nullptr && fold_keep(in, state, keep)) {
+            gone[i] = 1;  // a keep test that goes on, an entry not kept
+            continue;
         }
         if (zero_cell) fold_zero(in, state, *zero_cell, keep);
         std::array<std::uint16_t, 3> reads{};
@@ -271,14 +294,11 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     }
     if (!any) return std::nullopt;
     // A KeptZero whose entry the mask keeps, and whose 0 nothing reads now.
-    if (keep != nullptr && zero_cell) {
-        std::vector<std::uint8_t> gone(out.instrs.size(), 0);
-        for (std::size_t i = 0; i < out.instrs.size(); ++i) {
-            const RInstr& in = out.instrs[i];
-            gone[i] = in.op == ROp::KeptZero && keep[in.x] && !zero_read[in.y];
-        }
-        drop_instructions(out.instrs, gone);
+    for (std::size_t i = 0; i < out.instrs.size() && keep != nullptr; ++i) {
+        const RInstr& in = out.instrs[i];
+        if (in.op == ROp::KeptZero && keep[in.x] && !zero_read[in.y]) gone[i] = 1;
     }
+    drop_instructions(out.instrs, gone);
     fuse_pairs(out);
     return out;
 }
