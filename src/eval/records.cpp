@@ -1,5 +1,7 @@
 #include "eval/records.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "eval/interp.h"
@@ -105,6 +107,24 @@ void run_exact(const LayerCode& layer, const Program& program, const Bindings& n
         throw;
     }
 }
+// The held slots and their parts, in order of first held slot, for the
+// held flags the run wrote.
+void lay_out_parts(const LayerCode& layer, PartBytes& out) {
+    const std::size_t n = layer.slot_count;
+    out.layout_flags.assign(out.held_flags.begin(), out.held_flags.begin() + static_cast<std::ptrdiff_t>(n));
+    out.layout_slot_parts = layer.slot_parts;
+    out.layout_held.clear();
+    out.layout_parts.clear();
+    out.layout_slot_part.assign(n, 0);
+    for (SlotId s = 0; s < n; ++s) {
+        if (!out.layout_flags[s]) continue;
+        out.layout_held.push_back(s);
+        const std::uint32_t part = layer.slot_parts[s];
+        const auto at = std::find(out.layout_parts.begin(), out.layout_parts.end(), part);
+        out.layout_slot_part[s] = static_cast<std::uint32_t>(at - out.layout_parts.begin());
+        if (at == out.layout_parts.end()) out.layout_parts.push_back(part);
+    }
+}
 }  // namespace
 
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
@@ -125,41 +145,20 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
     }
     // The parts in order of first held slot, each from 0.0: a float sum, so
     // each step is the double of the slot's value added (nothing can raise).
-    // Summed in arrays at hand, then written over the last pricing's (the
-    // same sizes, as a rule): this loop was a tenth of a pricing.
-    // More slots than that: summed in `out` itself (no allocation once grown).
-    constexpr std::size_t kAtHand = 64;
-    SlotId held_at_hand[kAtHand];
-    std::uint32_t parts_at_hand[kAtHand];
-    double sums_at_hand[kAtHand];
-    const bool big = n > kAtHand;
-    if (big) out.held.resize(n), out.parts.resize(n), out.part_sums.resize(n);
-    SlotId* const held = big ? out.held.data() : held_at_hand;
-    std::uint32_t* const parts = big ? out.parts.data() : parts_at_hand;
-    double* const sums = big ? out.part_sums.data() : sums_at_hand;
     const std::uint8_t* const flags = out.held_flags.data();
+    const bool same_layout = out.layout_flags.size() == n && std::equal(flags, flags + n, out.layout_flags.begin()) &&
+                             out.layout_slot_parts == layer.slot_parts;
+    if (!same_layout) lay_out_parts(layer, out);
+    const std::size_t part_count = out.layout_parts.size();
+    out.part_sums.assign(part_count, 0.0);
+    double* const sums = out.part_sums.data();
     const Value* const values = out.slot_values.data();
-    std::size_t held_count = 0, part_count = 0;
-    for (SlotId s = 0; s < n; ++s) {
-        if (!flags[s]) continue;
-        held[held_count++] = s;
-        const std::uint32_t part = layer.slot_parts[s];
-        std::size_t k = 0;
-        while (k < part_count && parts[k] != part) ++k;
-        if (k == part_count) {
-            parts[part_count++] = part;
-            sums[k] = 0.0;
-        }
-        sums[k] += values[s].as_double();
-    }
-    out.held.resize(held_count);
-    out.parts.resize(part_count);
+    const std::uint32_t* const slot_part = out.layout_slot_part.data();
+    for (const SlotId s : out.layout_held) sums[slot_part[s]] += values[s].as_double();
+    out.held.assign(out.layout_held.begin(), out.layout_held.end());
+    out.parts.assign(out.layout_parts.begin(), out.layout_parts.end());
     out.bytes.resize(part_count);
-    for (std::size_t k = 0; k < held_count; ++k) out.held[k] = held[k];  // the same where big
-    for (std::size_t k = 0; k < part_count; ++k) {
-        out.parts[k] = parts[k];
-        out.bytes[k] = Value::real(sums[k]);
-    }
+    for (std::size_t k = 0; k < part_count; ++k) out.bytes[k] = Value::real(sums[k]);
 }
 
 }  // namespace oprec

@@ -85,7 +85,17 @@ struct PartBytes {
     std::vector<std::uint8_t> held_flags;
     std::vector<Value> slot_values;
     std::vector<Value> cells;  // a register run's (register_code.h)
-    std::vector<double> part_sums;  // price_layer's, where a layer has more slots than it keeps at hand
+    // LayerCode's pricing: the held slots and their parts for the held flags
+    // `layout_flags` and the slots' parts `layout_slot_parts` (the last
+    // pricing's), and where each slot adds (an index into parts, by
+    // SlotId). A pricing that holds the same slots of the same layer (the
+    // usual next one) sums into the same parts without finding them again.
+    std::vector<std::uint8_t> layout_flags;
+    std::vector<std::uint32_t> layout_slot_parts;
+    std::vector<SlotId> layout_held;
+    std::vector<std::uint32_t> layout_parts;
+    std::vector<std::uint32_t> layout_slot_part;
+    std::vector<double> part_sums;
     void clear() {
         parts.clear();
         bytes.clear();

@@ -417,3 +417,33 @@ TEST_CASE("a typed run is shorter: memoised values typed, sums' starts folded, p
     CHECK(run(*typed, layer_code.slot_count, names, keep) == run(untyped, layer_code.slot_count, names, keep));
     CHECK(run(untyped, layer_code.slot_count, names, keep) == exact(layer_code, program, names, keep));
 }
+
+// price_layer keeps the last pricing's parts' layout in `out` for the next:
+// another layer's pricing into the same `out` lays its own out.
+TEST_CASE("a pricing into the output of another layer's pricing names its own parts", "[registers]") {
+    const auto records = [](const char* first, const char* second) {
+        return load_records_text(fmt::format("switches keep\nlayerparts attention, ffn\nopvector attMM\nop attMM\n"
+                                             "slot one in {} {{\n    bytes = total\n    attMM = a\n}}\n"
+                                             "slot two in {} {{\n    bytes = total * 2\n    attMM = a\n}}\n",
+                                             first, second),
+                                 "parts.rec", {});
+    };
+    const Program same = records("attention", "attention");
+    const Program apart = records("attention", "ffn");
+    PartBytes out;
+    for (const Program* program : {&same, &apart, &same}) {
+        const LayerCode layer_code = compile_layer(*program);
+        Bindings names(*program);
+        names.set(*program->find_name("a"), Value::integer(5));
+        const KeepMask keep(program->records.size(), 1);
+        price_layer(layer_code, *program, names, keep, out);
+        PartBytes walked;
+        price_layer(*program, names, keep, walked);
+        CHECK(out.held == walked.held);
+        CHECK(out.parts == walked.parts);
+        REQUIRE(out.bytes.size() == walked.bytes.size());
+        for (std::size_t k = 0; k < out.bytes.size(); ++k) CHECK(bits(out.bytes[k]) == bits(walked.bytes[k]));
+    }
+    CHECK(out.parts.size() == 1);  // the last: both slots in attention, 5 + 10
+    CHECK(bits(out.bytes[0]) == bits(Value::real(15.0)));
+}
