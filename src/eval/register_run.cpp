@@ -43,14 +43,26 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
     if (code.names > 0) std::memcpy(static_cast<void*>(c), names, code.names * sizeof(Value));
     if (!code.consts.empty())
         std::memcpy(static_cast<void*>(c + code.names), code.consts.data(), code.consts.size() * sizeof(Value));
-    const RInstr* const start = code.instrs.data();
-    const RInstr* ip = start;
-    std::uint64_t memo = 0;
+    // What the rarer instructions use (jumps, keep and held flags, stores,
+    // memo bits), kept in memory: its address is taken. The registers then
+    // go to what nearly every instruction uses, the value before among
+    // them (GCC spilled it to the stack, a store and a load a chain).
+    struct Rare {
+        const RInstr* start;
+        const std::uint8_t* keep;
+        std::uint8_t* held;
+        Value* slot_values;
+        std::uint64_t memo;
+    } rare{code.instrs.data(), keep, held, slot_values, 0};
+#if defined(__GNUC__)
+    asm volatile("" : : "r"(&rare) : "memory");
+#endif
+    const RInstr* ip = rare.start;
     Value last;  // what the instruction before wrote (an X or Y op's operand)
 #if defined(__GNUC__)
 #define OPREC_OP(NAME) L_##NAME:
 #define OPREC_NEXT() do { ++ip; goto* kLabels[static_cast<int>(ip->op)]; } while (0)
-#define OPREC_JUMP(TO) do { ip = start + (TO); goto* kLabels[static_cast<int>(ip->op)]; } while (0)
+#define OPREC_JUMP(TO) do { ip = rare.start + (TO); goto* kLabels[static_cast<int>(ip->op)]; } while (0)
     static const void* const kLabels[] = {
         &&L_Move, &&L_Add, &&L_Sub, &&L_Mul, &&L_Div, &&L_FloorDiv, &&L_Mod, &&L_Pow,
         &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2, &&L_Select,
@@ -78,7 +90,7 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #else
 #define OPREC_OP(NAME) case ROp::NAME:
 #define OPREC_NEXT() { ++ip; continue; }
-#define OPREC_JUMP(TO) { ip = start + (TO); continue; }
+#define OPREC_JUMP(TO) { ip = rare.start + (TO); continue; }
 #endif
     try {
 #if defined(__GNUC__)
@@ -157,16 +169,16 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #define OPREC_SUM_MUL(a, b) OPREC_SET(fast::add(c[ip->dst], fast::mul(a, b)))
 #define OPREC_SUM_DIV(a, b) OPREC_SET(fast::add(c[ip->dst], fast::truediv(a, b)))
 #define OPREC_SUM_MUL_IF(a, b) {                                                   \
-                if (keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(a, b)); \
+                if (rare.keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(a, b)); \
                 OPREC_NEXT();                                                      \
             }
 #define OPREC_FIRST_MUL_IF(a, b) {                                                                            \
-                c[ip->dst] = keep[ip->z] ? fast::add(Value::integer(0), fast::mul(a, b)) : Value::integer(0); \
+                c[ip->dst] = rare.keep[ip->z] ? fast::add(Value::integer(0), fast::mul(a, b)) : Value::integer(0); \
                 OPREC_NEXT();                                                                                 \
             }
-#define OPREC_MUL_STORE(a, b) { held[ip->dst] = 1; slot_values[ip->dst] = fast::mul(a, b); OPREC_NEXT(); }
-#define OPREC_DIV_STORE(a, b) { held[ip->dst] = 1; slot_values[ip->dst] = fast::truediv(a, b); OPREC_NEXT(); }
-#define OPREC_HELD_CMP(a, b) { held[ip->dst] = fast::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
+#define OPREC_MUL_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = fast::mul(a, b); OPREC_NEXT(); }
+#define OPREC_DIV_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = fast::truediv(a, b); OPREC_NEXT(); }
+#define OPREC_HELD_CMP(a, b) { rare.held[ip->dst] = fast::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
 #define OPREC_JUMP_UNLESS_CMP(a, b) { if (!fast::compare(ip->cmp, a, b)) OPREC_JUMP(ip->dst); OPREC_NEXT(); }
             OPREC_TYPED(SumAdd, OPREC_SUM_ADD, c[ip->x], c[ip->y])
             OPREC_TYPED(SumSub, OPREC_SUM_SUB, c[ip->x], c[ip->y])
@@ -237,33 +249,33 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
             OPREC_OP(JumpIfFalse) if (!c[ip->x].truthy()) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(JumpIfTrue) if (c[ip->x].truthy()) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(JumpUnlessCmp) if (!fast::compare(ip->cmp, c[ip->x], c[ip->y])) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(Kept) if (!keep[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(Kept) if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(KeptZero)
                 c[ip->y] = Value::integer(0);
-                if (!keep[ip->x]) OPREC_JUMP(ip->dst);
+                if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst);
                 OPREC_NEXT();
-            OPREC_OP(SkipUnlessHeld) if (!held[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(Memo) if ((memo >> ip->x) & 1u) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(SetMemo) memo |= std::uint64_t(1) << ip->x; OPREC_NEXT();
-            OPREC_OP(Held) held[ip->x] = c[ip->y].truthy() ? 1 : 0; OPREC_NEXT();
+            OPREC_OP(SkipUnlessHeld) if (!rare.held[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(Memo) if ((rare.memo >> ip->x) & 1u) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(SetMemo) rare.memo |= std::uint64_t(1) << ip->x; OPREC_NEXT();
+            OPREC_OP(Held) rare.held[ip->x] = c[ip->y].truthy() ? 1 : 0; OPREC_NEXT();
             OPREC_OP(SumMulIf)
-                if (keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y]));
+                if (rare.keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y]));
                 OPREC_NEXT();
             OPREC_OP(FirstMulIf)
-                c[ip->dst] = keep[ip->z] ? fast::add(Value::integer(0), fast::mul(c[ip->x], c[ip->y])) : Value::integer(0);
+                c[ip->dst] = rare.keep[ip->z] ? fast::add(Value::integer(0), fast::mul(c[ip->x], c[ip->y])) : Value::integer(0);
                 OPREC_NEXT();
-            OPREC_OP(HeldCmp) held[ip->dst] = fast::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
+            OPREC_OP(HeldCmp) rare.held[ip->dst] = fast::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
             OPREC_OP(Store)
-                held[ip->x] = 1;
-                slot_values[ip->x] = copy_of(c[ip->y]);
+                rare.held[ip->x] = 1;
+                rare.slot_values[ip->x] = copy_of(c[ip->y]);
                 OPREC_NEXT();
             OPREC_OP(MulStore)
-                held[ip->dst] = 1;
-                slot_values[ip->dst] = fast::mul(c[ip->x], c[ip->y]);
+                rare.held[ip->dst] = 1;
+                rare.slot_values[ip->dst] = fast::mul(c[ip->x], c[ip->y]);
                 OPREC_NEXT();
             OPREC_OP(DivStore)
-                held[ip->dst] = 1;
-                slot_values[ip->dst] = fast::truediv(c[ip->x], c[ip->y]);
+                rare.held[ip->dst] = 1;
+                rare.slot_values[ip->dst] = fast::truediv(c[ip->x], c[ip->y]);
                 OPREC_NEXT();
             OPREC_OP(GiveUp) return false;
             OPREC_OP(Return) return true;
