@@ -9,7 +9,6 @@ namespace oprec {
 
 namespace {
 
-constexpr int kTypedFirst = static_cast<int>(ROp::Return) + 1;
 // OPREC_TYPED_BASES in order, for the op a typed form is of.
 constexpr ROp kTypedBases[] = {
 #define OPREC_BASE_OP(OP) ROp::OP,
@@ -17,7 +16,7 @@ constexpr ROp kTypedBases[] = {
 #undef OPREC_BASE_OP
 };
 constexpr int kTypedCount = static_cast<int>(std::size(kTypedBases)) * 4;
-static_assert(kTypedFirst + kTypedCount == static_cast<int>(ROp::MulMulXIII));
+static_assert(kFirstTyped + kTypedCount == static_cast<int>(ROp::MulMulXIII));
 static_assert(static_cast<int>(ROp::DivDivXFFF) + 1 == static_cast<int>(ROp::PairAddAddXIII));
 
 bool is_pair(ROp op) { return op >= ROp::PairAddAddXIII && op < ROp::Count_; }
@@ -25,8 +24,8 @@ bool is_pair(ROp op) { return op >= ROp::PairAddAddXIII && op < ROp::Count_; }
 // What a typed form does untyped (a pair: itself).
 ROp base_of(ROp op) {
     const int k = static_cast<int>(op);
-    if (k < kTypedFirst || is_pair(op)) return op;
-    if (k < kTypedFirst + kTypedCount) return kTypedBases[(k - kTypedFirst) / 4];
+    if (k < kFirstTyped || is_pair(op)) return op;
+    if (k < kFirstTyped + kTypedCount) return kTypedBases[(k - kFirstTyped) / 4];
     return static_cast<ROp>(static_cast<int>(ROp::MulMulX) + (k - static_cast<int>(ROp::MulMulXIII)) / 8);
 }
 
@@ -36,6 +35,9 @@ bool jumps(ROp op) {
     const ROp base = base_of(op);
     return base >= ROp::Jump && base <= ROp::Memo;
 }
+
+// fields_read knows what each of these ops reads: an op added needs its line there.
+static_assert(static_cast<int>(ROp::Return) == 48, "a new op: say in fields_read which cells it reads");
 
 unsigned fields_read(const RInstr& in) {
     const ROp op = base_of(in.op);

@@ -11,6 +11,9 @@
 
 namespace oprec {
 
+// Where the typed forms start: OPREC_TYPED_BASES' four each, then the rest.
+inline constexpr int kFirstTyped = static_cast<int>(ROp::Return) + 1;
+
 // Whether an op's dst is an instruction to jump to.
 bool jumps(ROp op);
 
@@ -22,7 +25,7 @@ unsigned fields_read(const RInstr& in);
 // The cells an instruction reads, into `out`; how many (at most three).
 int cells_read(const RInstr& in, std::array<std::uint16_t, 3>& out);
 
-// How many instructions read each of `cells` cells.
+// How many times each of `cells` cells is read, over all the instructions.
 std::vector<std::uint32_t> read_counts(const RegisterCode& code, std::uint32_t cells);
 
 // How many jumps land on each instruction (one past the last too).

@@ -11,11 +11,10 @@
 namespace oprec {
 
 namespace {
-constexpr int kTypedFirst = static_cast<int>(ROp::Return) + 1;  // OPREC_TYPED_BASES' forms, four each
 bool float_at(int pair, int bit) { return (pair >> bit) & 1; }
 // Add..Div's typed forms, then AddX..DivX's, then AddY..DivY's: OPREC_TYPED_BASES' order.
-static_assert(static_cast<int>(ROp::AddII) == kTypedFirst && static_cast<int>(ROp::AddXII) == kTypedFirst + 16 &&
-              static_cast<int>(ROp::AddYII) == kTypedFirst + 32 && static_cast<int>(ROp::DivYFF) == kTypedFirst + 47);
+static_assert(static_cast<int>(ROp::AddII) == kFirstTyped && static_cast<int>(ROp::AddXII) == kFirstTyped + 16 &&
+              static_cast<int>(ROp::AddYII) == kFirstTyped + 32 && static_cast<int>(ROp::DivYFF) == kFirstTyped + 47);
 }  // namespace
 
 void fuse_pairs(RegisterCode& code) {
@@ -26,8 +25,8 @@ void fuse_pairs(RegisterCode& code) {
     for (std::size_t i = 0; i + 1 < code.instrs.size(); ++i) {
         RInstr& first = code.instrs[i];
         const RInstr& second = code.instrs[i + 1];
-        const int f = static_cast<int>(first.op) - kTypedFirst;  // its place among the typed forms
-        const int s = static_cast<int>(second.op) - kTypedFirst;
+        const int f = static_cast<int>(first.op) - kFirstTyped;  // its place among the typed forms
+        const int s = static_cast<int>(second.op) - kFirstTyped;
         // The first a typed Add..Div (bases 0-3); the second a typed AddX..DivY (4-11).
         if (f < 0 || f >= 4 * 4 || s < 4 * 4 || s >= 12 * 4) continue;
         if (landings[i + 1] != 0 || reads[first.dst] != 0) continue;

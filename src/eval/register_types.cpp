@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "eval/register_code.h"
@@ -139,18 +140,15 @@ bool fold_keep(RInstr& in, const State& state, const std::uint8_t* keep) {
 // A read of a sum's cell where it holds its start (int 0) on every path
 // reads the constant; the first step of a sum that is an int (`0 + v`, v
 // an int) writes v.
-void fold_zero(RInstr& in, const State& state, std::uint16_t zero_cell, const std::uint8_t* keep) {
+void fold_zero(RInstr& in, const State& state, std::uint16_t zero_cell) {
     const unsigned fields = fields_read(in);
     const auto zero = [&](std::uint16_t cell) { return cell < state.size() && state[cell] == T::Zero; };
     if ((fields & kReadsX) && zero(in.x)) in.x = zero_cell;
     if ((fields & kReadsY) && zero(in.y)) in.y = zero_cell;
     if ((fields & kReadsZ) && zero(in.z)) in.z = zero_cell;
-    const bool sum_step = (in.op >= ROp::SumAdd && in.op <= ROp::SumMul) ||
-                          (in.op == ROp::SumMulIf && keep != nullptr && keep[in.z]);
+    const bool sum_step = in.op >= ROp::SumAdd && in.op <= ROp::SumMul;  // (fold_keep made a kept SumMulIf a SumMul)
     if (!sum_step || !zero(in.dst) || numeric(kind(state[in.x]), kind(state[in.y])) != T::Int) return;
-    in.op = in.op == ROp::SumMulIf ? ROp::Mul
-                                   : static_cast<ROp>(static_cast<int>(ROp::Add) +
-                                                      (static_cast<int>(in.op) - static_cast<int>(ROp::SumAdd)));
+    in.op = static_cast<ROp>(static_cast<int>(ROp::Add) + (static_cast<int>(in.op) - static_cast<int>(ROp::SumAdd)));
 }
 
 }  // namespace
@@ -183,13 +181,16 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
     for (std::uint32_t k = 0; k < code.names; ++k) state[k] = type_of(names[k]);
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = type_of(code.consts[k]);
     // The constant int 0, which a sum's start is read as; each cell a
-    // KeptZero's 0 is read from (so that KeptZero stays).
+    // start's 0 is read from (so that the start stays); the starts the mask
+    // leaves to drop where nothing reads their 0: a KeptZero whose entry is
+    // kept, a FirstMulIf whose entry is not.
     std::optional<std::uint16_t> zero_cell;
     for (std::size_t k = 0; k < code.consts.size() && !zero_cell; ++k)
         if (code.consts[k].is_int() && code.consts[k].i == 0) zero_cell = static_cast<std::uint16_t>(code.names + k);
     std::vector<std::uint8_t> zero_read(cells, 0);
+    std::vector<std::pair<std::size_t, std::uint16_t>> starts;  // by instruction, its cell
     std::vector<std::uint8_t> gone(code.instrs.size(), 0);  // what the run does without
-    bool reached = true;  // by the instruction before, falling through
+    bool live = true;     // reached by the instruction before, falling through
     T last = T::Open;     // the type of what the last value-writing instruction wrote (an X or Y op's operand)
     bool any = false;
 
@@ -197,21 +198,20 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         RInstr& in = out.instrs[i];
         if (landing[i] >= 0 && any_landed[landing[i]]) {
             const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
-            if (reached) merge_into(state.data(), brought, cells);
+            if (live) merge_into(state.data(), brought, cells);
             else std::copy(brought, brought + cells, state.begin());
             joined(state);
             last = T::Open;
-            reached = true;
-        } else if (!reached) {
-            std::fill(state.begin(), state.end(), T::Open);  // nothing gets here
-            last = T::Open;
-            reached = true;
+            live = true;
+        } else if (!live) {
+            gone[i] = 1;  // nothing gets here (past a jump, or a keep test the mask says jumps)
+            continue;
         }
         if (keep != nullptr && fold_keep(in, state, keep)) {
             gone[i] = 1;  // a keep test that goes on, an entry not kept
             continue;
         }
-        if (zero_cell) fold_zero(in, state, *zero_cell, keep);
+        if (zero_cell) fold_zero(in, state, *zero_cell);
         std::array<std::uint16_t, 3> reads{};
         for (int k = cells_read(in, reads); k-- > 0;)
             if (zeroish(state[reads[std::size_t(k)]])) zero_read[reads[std::size_t(k)]] = 1;
@@ -271,10 +271,14 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         case ROp::FirstMulIf: {
             const T added = numeric(T::Int, numeric(x, y));
             const std::optional<bool> k = kept(in.z);
-            state[in.dst] = !k ? same(T::Int, added) : *k ? added : T::Int;
+            state[in.dst] = !k ? same(T::Int, added) : *k ? added : T::Zero;
+            if (k && !*k) starts.emplace_back(i, in.dst);
             break;
         }
-        case ROp::KeptZero: state[in.y] = T::Zero; break;
+        case ROp::KeptZero:
+            state[in.y] = T::Zero;
+            if (keep != nullptr && keep[in.x]) starts.emplace_back(i, in.y);
+            break;
         default: break;
         }
         // Where the mask is known, a keep test goes one way only.
@@ -290,14 +294,10 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         } else if (op >= ROp::Jump && op <= ROp::Memo && !(k && *k)) {
             bring(in.dst, state);
         }
-        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) reached = false;
+        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) live = false;
     }
     if (!any) return std::nullopt;
-    // A KeptZero whose entry the mask keeps, and whose 0 nothing reads now.
-    for (std::size_t i = 0; i < out.instrs.size() && keep != nullptr; ++i) {
-        const RInstr& in = out.instrs[i];
-        if (in.op == ROp::KeptZero && keep[in.x] && !zero_read[in.y]) gone[i] = 1;
-    }
+    for (const auto& [i, cell] : starts) gone[i] = gone[i] || !zero_read[cell];
     drop_instructions(out.instrs, gone);
     fuse_pairs(out);
     return out;
