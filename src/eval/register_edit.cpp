@@ -31,11 +31,6 @@ ROp base_of(ROp op) {
 
 }  // namespace
 
-bool jumps(ROp op) {
-    const ROp base = base_of(op);
-    return base >= ROp::Jump && base <= ROp::Memo;
-}
-
 // fields_read knows what each of these ops reads: an op added needs its line there.
 static_assert(static_cast<int>(ROp::Return) == 48, "a new op: say in fields_read which cells it reads");
 

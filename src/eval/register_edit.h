@@ -15,7 +15,9 @@ namespace oprec {
 inline constexpr int kFirstTyped = static_cast<int>(ROp::Return) + 1;
 
 // Whether an op's dst is an instruction to jump to.
-bool jumps(ROp op);
+inline bool jumps(ROp op) {
+    return (op >= ROp::Jump && op <= ROp::Memo) || (op >= ROp::JumpUnlessCmpII && op <= ROp::JumpUnlessCmpFF);
+}
 
 // Which of an instruction's fields name cells it reads. The value before
 // (an X or Y op's, a chain's) is not a cell.

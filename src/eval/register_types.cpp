@@ -6,11 +6,13 @@
 // goes one way, so a sum's type is known after it. What a type is not
 // known for stays as it was.
 //
-// The same walk folds a slot's sum's start (KeptZero's int 0): an
-// instruction reading the sum's cell where it holds that 0 on every path
-// reads the constant 0 instead, and the first step of an int sum
-// (`0 + x * y`) is the product alone. Where the mask says the first entry
-// is kept and nothing reads that 0 any more, the KeptZero goes.
+// The same walk shortens the run. With the mask, a keep test that goes on
+// and an entry not kept go, and so does code no path reaches. A slot's
+// sum's start (int 0): an instruction reading the sum's cell where it
+// holds that 0 on every path reads the constant 0 instead, the first step
+// of an int sum (`0 + x * y`) is the product alone, and the start goes
+// where nothing reads its 0 any more. Then typed pairs are fused
+// (register_fuse.cpp).
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -39,17 +41,17 @@ using State = std::vector<T>;
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 24;
 
 // A cell's type as the arithmetic sees it.
-T kind(T t) {
+constexpr T kind(T t) {
     switch (t) {
     case T::Zero: case T::SomeZeroInt: return T::Int;
     case T::SomeZero: case T::Any: return T::Open;
     default: return t;
     }
 }
-bool zeroish(T t) { return t == T::Zero || t == T::SomeZeroInt || t == T::SomeZero; }
+constexpr bool zeroish(T t) { return t == T::Zero || t == T::SomeZeroInt || t == T::SomeZero; }
 
 // What a cell is where two paths join.
-T join(T a, T b) {
+constexpr T join(T a, T b) {
     if (a == b || b == T::Any) return a;
     if (a == T::Any) return b;
     if (!zeroish(a) && !zeroish(b)) return T::Open;
@@ -107,16 +109,31 @@ ROp typed3(int base, T a, T b, T c) {
 // The typed form: the bases in order, each as II, IF, FI, FF.
 ROp typed(int base, T a, T b) {
     const int pair = (a == T::Float ? 2 : 0) + (b == T::Float ? 1 : 0);
-    return static_cast<ROp>(int(ROp::Return) + 1 + base * 4 + pair);
+    return static_cast<ROp>(kFirstTyped + base * 4 + pair);
 }
 bool typable(T t) { return t == T::Int || t == T::Float; }
 
+// join as a table: merging states is most of the walk's time.
+constexpr std::size_t kTs = static_cast<std::size_t>(T::SomeZero) + 1;
+constexpr auto kJoin = [] {
+    std::array<std::array<T, kTs>, kTs> table{};
+    for (std::size_t a = 0; a < kTs; ++a)
+        for (std::size_t b = 0; b < kTs; ++b) table[a][b] = join(static_cast<T>(a), static_cast<T>(b));
+    return table;
+}();
+
 void merge_into(T* into, const T* from, std::size_t cells) {
-    for (std::size_t k = 0; k < cells; ++k) into[k] = join(into[k], from[k]);
+    for (std::size_t k = 0; k < cells; ++k)
+        into[k] = kJoin[static_cast<std::size_t>(into[k])][static_cast<std::size_t>(from[k])];
 }
-// A join made: what is still Any is known from no path.
-void joined(State& state) {
-    for (T& t : state) t = t == T::Any ? T::Open : t;
+// A join made (the state falling through, if any, and the jumps'): what is
+// still Any is known from no path.
+void land(State& state, const T* brought, bool falls_through) {
+    for (std::size_t k = 0; k < state.size(); ++k) {
+        const T t = falls_through ? kJoin[static_cast<std::size_t>(state[k])][static_cast<std::size_t>(brought[k])]
+                                  : brought[k];
+        state[k] = t == T::Any ? T::Open : t;
+    }
 }
 
 // With the mask known: a kept entry's product added without its keep test,
@@ -198,9 +215,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         RInstr& in = out.instrs[i];
         if (landing[i] >= 0 && any_landed[landing[i]]) {
             const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
-            if (live) merge_into(state.data(), brought, cells);
-            else std::copy(brought, brought + cells, state.begin());
-            joined(state);
+            land(state, brought, live);
             last = T::Open;
             live = true;
         } else if (!live) {
