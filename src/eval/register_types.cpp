@@ -113,27 +113,38 @@ ROp typed(int base, T a, T b) {
 }
 bool typable(T t) { return t == T::Int || t == T::Float; }
 
-// join as a table: merging states is most of the walk's time.
-constexpr std::size_t kTs = static_cast<std::size_t>(T::SomeZero) + 1;
-constexpr auto kJoin = [] {
-    std::array<std::array<T, kTs>, kTs> table{};
-    for (std::size_t a = 0; a < kTs; ++a)
-        for (std::size_t b = 0; b < kTs; ++b) table[a][b] = join(static_cast<T>(a), static_cast<T>(b));
-    return table;
-}();
+// join on the bytes, with selects and no branch, so that merging whole
+// states (most of the walk's time) is vectorised; the same as join for
+// every pair (checked below).
+constexpr std::uint8_t join_bytes(std::uint8_t a, std::uint8_t b) {
+    constexpr auto any = static_cast<std::uint8_t>(T::Any), zero = static_cast<std::uint8_t>(T::Zero);
+    const auto int_kind = [](std::uint8_t t) {
+        return t == static_cast<std::uint8_t>(T::Int) || t == zero || t == static_cast<std::uint8_t>(T::SomeZeroInt);
+    };
+    std::uint8_t r = a >= zero || b >= zero ? static_cast<std::uint8_t>(int_kind(a) && int_kind(b) ? T::SomeZeroInt : T::SomeZero)
+                                            : static_cast<std::uint8_t>(T::Open);
+    r = a == b || b == any ? a : r;
+    return a == any ? b : r;
+}
+static_assert(static_cast<int>(T::Zero) == 5 && static_cast<int>(T::SomeZero) == 7, "zeroish: Zero and after");
+static_assert([] {
+    for (int a = 0; a <= static_cast<int>(T::SomeZero); ++a)
+        for (int b = 0; b <= static_cast<int>(T::SomeZero); ++b)
+            if (join_bytes(std::uint8_t(a), std::uint8_t(b)) != static_cast<std::uint8_t>(join(T(a), T(b)))) return false;
+    return true;
+}());
 
 void merge_into(T* into, const T* from, std::size_t cells) {
-    for (std::size_t k = 0; k < cells; ++k)
-        into[k] = kJoin[static_cast<std::size_t>(into[k])][static_cast<std::size_t>(from[k])];
+    auto* const a = reinterpret_cast<std::uint8_t*>(into);
+    const auto* const b = reinterpret_cast<const std::uint8_t*>(from);
+    for (std::size_t k = 0; k < cells; ++k) a[k] = join_bytes(a[k], b[k]);
 }
 // A join made (the state falling through, if any, and the jumps'): what is
 // still Any is known from no path.
 void land(State& state, const T* brought, bool falls_through) {
-    for (std::size_t k = 0; k < state.size(); ++k) {
-        const T t = falls_through ? kJoin[static_cast<std::size_t>(state[k])][static_cast<std::size_t>(brought[k])]
-                                  : brought[k];
-        state[k] = t == T::Any ? T::Open : t;
-    }
+    if (falls_through) merge_into(state.data(), brought, state.size());
+    else std::copy(brought, brought + state.size(), state.begin());
+    for (T& t : state) t = t == T::Any ? T::Open : t;
 }
 
 // With the mask known: a kept entry's product added without its keep test,
