@@ -106,13 +106,30 @@ struct RInstr {
     std::uint16_t z = 0;  // a fused keep test's record, Select's other value, a pair's third operand
 };
 
+// A name's value a run was made for (specialise's pin_branches): the run is
+// right only while the name has it.
+struct RegisterPin {
+    std::uint16_t name;
+    Value value;
+};
+
 struct RegisterCode {
     std::vector<RInstr> instrs;
     std::uint32_t names = 0;      // cells [0, names): the bound names, by NameId, copied in each run
     std::vector<Value> consts;    // cells [names, names + consts.size())
     std::uint32_t cells = 0;      // every cell: names, constants, then the values computed
     std::uint32_t memos = 0;      // memo bits used (at most 64)
+    std::vector<RegisterPin> pins;  // what its branches were decided for (specialise)
 };
+
+// Whether every pinned name has its pinned value (bit for bit) in `names`.
+inline bool pins_hold(const RegisterCode& code, const Value* names) {
+    for (const RegisterPin& pin : code.pins) {
+        const Value& now = names[pin.name];
+        if (now.type != pin.value.type || now.i != pin.value.i) return false;
+    }
+    return true;
+}
 
 // nullopt where the program is beyond the form's limits (65,535 cells or
 // instructions, 64 memo bits, expressions nested deeper than it follows);
@@ -129,9 +146,12 @@ std::optional<RegisterCode> compile_registers(const Program& program);
 // run with another mask computes wrong values); without it, for any mask.
 // Then shorter: a sum's start read as the constant 0 where it is one, and
 // dropped where the mask keeps the first entry; typed pairs fused
-// (register_edit.h). nullopt where nothing could be typed.
+// (register_edit.h). With `pin`, first the branches decided for the values
+// of the names their tests read (pin_branches): the run is then for those
+// values too (its `pins`: check pins_hold before each run). nullopt where
+// nothing could be typed or decided.
 std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names,
-                                       const std::uint8_t* keep = nullptr);
+                                       const std::uint8_t* keep = nullptr, bool pin = false);
 
 // One run on `names` (every one bound: Bindings::all_bound), writing held
 // flags and held slots' values by SlotId as LayerCode's run does. `cells`

@@ -37,6 +37,12 @@ std::vector<std::uint32_t> landing_counts(const std::vector<RInstr>& code);
 // the next kept. The caller knows that what they did is not needed.
 void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t>& gone);
 
+// The branches of untyped code decided for the values of the names their
+// tests read, where those values decide them; what no path reaches then
+// dropped. The names and values it decided for (none: nothing decided):
+// register_pin.cpp.
+std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names);
+
 // Each typed Add..Div followed by the typed X or Y op that reads its value,
 // where nothing else reads the cell it wrote and no jump lands between
 // them, made one pair instruction (ROp::Pair...): register_fuse.cpp.

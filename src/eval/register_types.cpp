@@ -12,7 +12,9 @@
 // holds that 0 on every path reads the constant 0 instead, the first step
 // of an int sum (`0 + x * y`) is the product alone, and the start goes
 // where nothing reads its 0 any more. Then typed pairs are fused
-// (register_fuse.cpp).
+// (register_fuse.cpp). With `pin`, the branches are first decided for the
+// values of the names they test (register_pin.cpp), so the walk sees one
+// path where it saw two, and types more.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -181,7 +183,14 @@ void fold_zero(RInstr& in, const State& state, std::uint16_t zero_cell) {
 
 }  // namespace
 
-std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names, const std::uint8_t* keep) {
+std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value* names, const std::uint8_t* keep,
+                                       bool pin) {
+    RegisterCode pinned;
+    if (pin) {
+        pinned = untyped;
+        pinned.pins = pin_branches(pinned, names);
+    }
+    const RegisterCode& code = pin ? pinned : untyped;
     // Each instruction a jump lands on gets a state, in one buffer: the
     // types the jumps to it bring, merged.
     const std::size_t cells = code.cells;
@@ -322,7 +331,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
         }
         if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) live = false;
     }
-    if (!any) return std::nullopt;
+    if (!any && code.pins.empty() && code.instrs.size() == untyped.instrs.size()) return std::nullopt;
     for (const auto& [i, cell] : starts) gone[i] = gone[i] || !zero_read[cell];
     drop_instructions(out.instrs, gone);
     fuse_pairs(out);

@@ -138,7 +138,7 @@ PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& la
       names_(records.bind(layer, overrides)),
       keep_(records.keep_mask(layer, switches)) {
     if (layer_code_->registers && names_.all_bound()) {
-        typed_ = specialise(*layer_code_->registers, names_.values(), keep_.data());
+        typed_ = specialise(*layer_code_->registers, names_.values(), keep_.data(), /*pin=*/true);
         typed_for_ = names_.type_changes();
         typed_keep_ = keep_;
     }

@@ -93,9 +93,13 @@ public:
 
 private:
     // The register run typed for the names' types and the mask when bound,
-    // while no name has changed type and the mask is the same.
+    // its branches decided for the values of the names they test, while no
+    // name has changed type, those names their values, and the mask is the same.
     const RegisterCode* typed() const {
-        return typed_ && names_.type_changes() == typed_for_ && keep_ == typed_keep_ ? &*typed_ : nullptr;
+        return typed_ && names_.type_changes() == typed_for_ && keep_ == typed_keep_ &&
+                       pins_hold(*typed_, names_.values())
+                   ? &*typed_
+                   : nullptr;
     }
 
     const Program* program_;

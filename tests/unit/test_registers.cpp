@@ -72,6 +72,27 @@ std::string typed_for(const LayerCode& layer, const Bindings& names, const KeepM
     return typed ? run(*typed, layer.slot_count, names, keep) : "untyped";
 }
 
+// The same run typed for the names' types and the mask, its branches
+// decided for the values of the names they test (specialise's pin), on
+// `names` (the names it was made for, or others of the same types), or
+// "untyped"; "pins fail" where a pinned name's value differs.
+std::string pinned_for(const LayerCode& layer, const Bindings& made_for, const KeepMask& keep,
+                       const Bindings* names = nullptr) {
+    const std::optional<RegisterCode> pinned = specialise(*layer.registers, made_for.values(), keep.data(), true);
+    if (!pinned) return "untyped";
+    const Bindings& on = names != nullptr ? *names : made_for;
+    if (!pins_hold(*pinned, on.values())) return "pins fail";
+    return run(*pinned, layer.slot_count, on, keep);
+}
+
+// Where a shortened run and the untyped one differ, the untyped one gave up
+// (a value it computes ahead overflowed) and the shortened one, which no
+// longer computes it, finished as the exact run does.
+void check_same_run(const std::string& shortened, const std::string& untyped, const std::string& exact_run) {
+    INFO("shortened: " << shortened << "\nuntyped: " << untyped);
+    CHECK((shortened == untyped || (untyped == "gives up" && shortened == exact_run)));
+}
+
 KeepMask setting_mask(const Program& program, std::uint32_t setting) {
     KeepMask keep(program.records.size(), 1);
     for (RecordId r = 0; r < program.records.size(); ++r)
@@ -102,6 +123,8 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
                 ++typed_runs;
                 CHECK(typed == fast);  // the same arithmetic, its type tests decided ahead
             }
+            const std::string pinned = pinned_for(layer_code, names, keep);
+            if (pinned != "untyped") check_same_run(pinned, fast, slow);
             if (fast == "gives up") {
                 ++gave_up;
                 CHECK(slow == "raises");  // nothing in the shipped records is hoisted that could overflow here
@@ -208,7 +231,7 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     const std::vector<Value> samples = {Value::integer(0),         Value::integer(3), Value::integer(-2),
                                         Value::real(0.5),          Value::real(-0.0), Value::boolean(true),
                                         Value::integer(INT64_MAX), Value::real(1e308)};
-    int finished = 0, raised = 0, spurious = 0, typed_runs = 0;
+    int finished = 0, raised = 0, spurious = 0, typed_runs = 0, pinned_runs = 0;
     for (const std::string& e : exprs) {
         INFO(e);
         const Program program = load_records_text(records_reading(e), "test.rec", {});
@@ -234,6 +257,10 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
                             ++typed_runs;
                             CHECK(typed == fast);
                         }
+                        if (const std::string pinned = pinned_for(layer_code, names, keep); pinned != "untyped") {
+                            ++pinned_runs;
+                            check_same_run(pinned, fast, slow);
+                        }
                         if (slow == "raises") {
                             ++raised;
                             CHECK(fast == "gives up");
@@ -255,6 +282,7 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     CHECK(raised > 1000);
     CHECK(spurious < finished / 50);
     CHECK(typed_runs > 10000);
+    CHECK(pinned_runs > 10000);
 }
 
 TEST_CASE("a prepared layer prices through its typed run, and as exactly when a name changes type or the mask changes",
@@ -269,9 +297,13 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
         PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
         REQUIRE(layer.names().all_bound());
         CHECK(typed_for(layer_code, layer.names(), layer.keep()) != "untyped");
-        const auto priced = [&] {
+        const auto priced = [&]() -> std::string {
             PartBytes out;
-            layer.price(out);
+            try {
+                layer.price(out);
+            } catch (const EvalError&) {
+                return "raises";  // as exact() says it
+            }
             return held_slots(out.held_flags, out.slot_values);
         };
         CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
@@ -304,13 +336,19 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
             layer.keep()[r] = was;
             CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
         }
-        // Each int name a float of the same value, one at a time, and back.
+        // Each int name a float of the same value, one at a time, and back;
+        // then another int (a name a branch tests among them: n_exp 1 or
+        // not, dc_kv 0 or not), and 0.
         for (NameId n = 0; n < program.names.size(); ++n) {
             const Value was = layer.names().values()[n];
             if (!was.is_int()) continue;
             INFO(program.names[n]);
             layer.set_name(n, Value::real(static_cast<double>(was.i)));
             CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            for (const std::int64_t other : {was.i == 1 ? std::int64_t(2) : std::int64_t(1), std::int64_t(0)}) {
+                layer.set_name(n, Value::integer(other));
+                CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            }
             layer.set_name(n, was);
             CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
         }
@@ -484,9 +522,14 @@ std::string random_records(std::mt19937& rng) {
     for (unsigned s = 0; s < slots; ++s) {
         text += fmt::format("slot s{} in {}", s, rng() % 2 ? "attention" : "ffn");
         if (rng() % 4 == 0) text += " when " + expression();
-        const auto f = rng() % 4;
+        const auto f = rng() % 5;
         text += "{\n    bytes = ";
-        text += f == 0 ? "total * 2" : f == 1 ? "total" : f == 2 ? "total / 3 + " + expression() : "(total + " + expression() + ") * 2";
+        // The last: a test on a value the walk cannot know (the sum), whose
+        // two ways bring different known values to a test after them.
+        text += f == 0 ? "total * 2" : f == 1 ? "total" : f == 2 ? "total / 3 + " + expression()
+              : f == 3 ? "(total + " + expression() + ") * 2"
+                       : fmt::format("(total if {} else {}) if ({} if total > 1 else {}) else total", expression(),
+                                     expression(), random_expression(rng, 1), random_expression(rng, 1));
         text += "\n";
         for (const char* op : {"attMM", "attBMM", "attX"})
             if (rng() % 3 != 0) text += fmt::format("    {} = {}\n", op, expression());
@@ -505,7 +548,7 @@ TEST_CASE("random records: the typed run as the untyped, the untyped as the exac
     std::mt19937 rng(20261203);
     const std::vector<Value> samples = {Value::integer(0), Value::integer(3), Value::integer(-2), Value::real(0.5),
                                         Value::real(-0.0), Value::boolean(true), Value::boolean(false), Value::real(2.0)};
-    int programs = 0, typed_runs = 0;
+    int programs = 0, typed_runs = 0, pinned_runs = 0, held_pins = 0;
     for (int iteration = 0; iteration < 2000; ++iteration) {
         const std::string text = random_records(rng);
         const Program program = load_records_text(text, "random.rec", {});
@@ -533,10 +576,36 @@ TEST_CASE("random records: the typed run as the untyped, the untyped as the exac
                     ++typed_runs;
                     CHECK(typed == fast);
                 }
-                if (fast != "gives up") CHECK(fast == exact(layer_code, program, names, keep));
+                const std::string slow = exact(layer_code, program, names, keep);
+                if (fast != "gives up") CHECK(fast == slow);
+                // Its branches decided for the values bound; then on other
+                // values of the same types where its pins still hold: the
+                // pins are every name a decided test reads.
+                const std::string pinned = pinned_for(layer_code, names, keep);
+                if (pinned == "untyped") continue;
+                ++pinned_runs;
+                check_same_run(pinned, fast, slow);
+                Bindings others = names;
+                std::string rebound;
+                for (const char* name : {"a", "b", "c", "d"}) {
+                    const std::optional<NameId> id = program.find_name(name);
+                    if (!id) continue;
+                    const Value was = names.values()[*id];
+                    Value v = samples[rng() % samples.size()];
+                    while (v.type != was.type) v = samples[rng() % samples.size()];
+                    others.set(*id, v);
+                    rebound += fmt::format("{}={} ", name, bits(v));
+                }
+                INFO("rebound " << rebound);
+                const std::string moved = pinned_for(layer_code, names, keep, &others);
+                if (moved == "pins fail") continue;
+                ++held_pins;
+                check_same_run(moved, in_registers(layer_code, others, keep), exact(layer_code, program, others, keep));
             }
         }
     }
     CHECK(programs == 2000);
     CHECK(typed_runs > 10000);
+    CHECK(pinned_runs > 10000);
+    CHECK(held_pins > 1000);
 }

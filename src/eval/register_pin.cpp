@@ -1,0 +1,375 @@
+// pin_branches: the run's branches decided ahead for the values of the
+// names that decide them (a model's shape: `n_exp`, `dc_kv`, `gmm`, `dh`),
+// the others (a strategy's `t`, `cp`, `b`) left free. A search prices one
+// layer shape under many strategies, so these values hold from one pricing
+// to the next, as a JIT's guards do; the caller checks them (pins_hold).
+//
+// Which names: those a branch's test can read, through every instruction
+// that can write what it tests (a backward slice). One walk in order
+// (every jump goes forward) keeps each cell's value where it is known, the
+// same on every path there, from those names and the constants, computed
+// with the exact run's arithmetic (an operation that raises is not known).
+// A test known goes one way: a jump always or never taken, a select one
+// value, a held flag known. Then code no path reaches goes, and so does an
+// instruction whose value was known and is now read by nothing (a test's
+// `n_ffMM % 2`). The pins are the names the decided tests read.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "eval/register_code.h"
+#include "eval/register_edit.h"
+
+namespace oprec {
+
+namespace {
+
+using Known = std::optional<Value>;
+
+// Past this many cells times jumps, the walk's states cost more than they are worth.
+constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
+
+bool same(const Value& a, const Value& b) {
+    return a.type == b.type && (a.is_bool() ? a.b == b.b : a.i == b.i);
+}
+
+bool reads_last(ROp op) {
+    return (op >= ROp::AddX && op <= ROp::DivY) || (op >= ROp::MulMulX && op <= ROp::DivDivX);
+}
+bool writes_cell(ROp op) { return op <= ROp::SumDiv; }
+
+Value arith(ROp op, Value a, Value b) {
+    switch (op) {
+    case ROp::Add: return py::add(a, b);
+    case ROp::Sub: return py::sub(a, b);
+    case ROp::Mul: return py::mul(a, b);
+    case ROp::Div: return py::truediv(a, b);
+    case ROp::FloorDiv: return py::floordiv(a, b);
+    case ROp::Mod: return py::mod(a, b);
+    default: return py::pow(a, b);
+    }
+}
+// The X, Y, chain and sum ops by the Add..Div they do.
+ROp plain(ROp op, int from) { return static_cast<ROp>(static_cast<int>(ROp::Add) + static_cast<int>(op) - from); }
+
+// What an untyped value-writing instruction writes, where what it reads is
+// known and the exact arithmetic does not raise.
+Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last) {
+    const auto all = [](std::initializer_list<const Known*> known) {
+        return std::all_of(known.begin(), known.end(), [](const Known* v) { return v->has_value(); });
+    };
+    const Known& x = in.x < k.size() ? k[in.x] : k.front();
+    const Known& y = in.y < k.size() ? k[in.y] : k.front();
+    try {
+        switch (in.op) {
+        case ROp::Move: return x;
+        case ROp::Add: case ROp::Sub: case ROp::Mul: case ROp::Div: case ROp::FloorDiv: case ROp::Mod: case ROp::Pow:
+            if (!all({&x, &y})) return std::nullopt;
+            return arith(in.op, *x, *y);
+        case ROp::Neg: return x ? Known(py::neg(*x)) : std::nullopt;
+        case ROp::Pos: return x ? Known(py::pos(*x)) : std::nullopt;
+        case ROp::Not: return x ? Known(Value::boolean(!x->truthy())) : std::nullopt;
+        case ROp::Cmp: return all({&x, &y}) ? Known(Value::boolean(py::compare(in.cmp, *x, *y))) : std::nullopt;
+        case ROp::Max2: case ROp::Min2:
+            if (!all({&x, &y})) return std::nullopt;  // the first of equal ones; NaN never replaces
+            return py::compare(in.op == ROp::Max2 ? py::CmpOp::Gt : py::CmpOp::Lt, *y, *x) ? *y : *x;
+        case ROp::Select:
+            if (!x) return std::nullopt;
+            return x->truthy() ? y : k[in.z];
+        case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:
+            return all({&last, &y}) ? Known(arith(plain(in.op, int(ROp::AddX)), *last, *y)) : std::nullopt;
+        case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
+            return all({&x, &last}) ? Known(arith(plain(in.op, int(ROp::AddY)), *x, *last)) : std::nullopt;
+        case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX: case ROp::DivDivX: {
+            if (!all({&last, &x, &y})) return std::nullopt;
+            const int n = static_cast<int>(in.op) - static_cast<int>(ROp::MulMulX);
+            const ROp first = n < 2 ? ROp::Mul : ROp::Div, second = n % 2 == 0 ? ROp::Mul : ROp::Div;
+            return arith(second, arith(first, *last, *x), *y);
+        }
+        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: {
+            const Known& sum = k[in.dst];
+            if (!all({&sum, &x, &y})) return std::nullopt;
+            return py::add(*sum, arith(plain(in.op, int(ROp::SumAdd)), *x, *y));
+        }
+        default: return std::nullopt;
+        }
+    } catch (const EvalError&) {
+        return std::nullopt;  // the run meets it; nothing is decided on it
+    }
+}
+
+// The cells a branch's test reads (a slot's held flag as cell `held + slot`).
+int tested(const RInstr& in, std::size_t held, std::array<std::size_t, 2>& out) {
+    switch (in.op) {
+    case ROp::JumpIfFalse: case ROp::JumpIfTrue: case ROp::Select: out[0] = in.x; return 1;
+    case ROp::JumpUnlessCmp: out[0] = in.x; out[1] = in.y; return 2;
+    case ROp::SkipUnlessHeld: out[0] = held + in.x; return 1;
+    default: return 0;
+    }
+}
+
+// The names the values of `from` can come from: every instruction that can
+// write one of them, what it reads, and so on back.
+std::vector<std::uint8_t> names_behind(const std::vector<RInstr>& instrs, std::uint32_t name_count,
+                                       const std::vector<std::vector<std::uint32_t>>& writers,
+                                       const std::vector<std::size_t>& from) {
+    std::vector<std::uint8_t> seen(writers.size(), 0), done(instrs.size(), 0), names(name_count, 0);
+    std::vector<std::size_t> cells;
+    std::vector<std::uint32_t> pending;
+    const auto reach = [&](std::size_t cell) {
+        if (!seen[cell]) seen[cell] = 1, cells.push_back(cell);
+    };
+    for (const std::size_t cell : from) reach(cell);
+    while (!cells.empty() || !pending.empty()) {
+        if (!cells.empty()) {
+            const std::size_t cell = cells.back();
+            cells.pop_back();
+            if (cell < name_count) names[cell] = 1;
+            pending.insert(pending.end(), writers[cell].begin(), writers[cell].end());
+            continue;
+        }
+        const std::uint32_t i = pending.back();
+        pending.pop_back();
+        if (done[i]) continue;
+        done[i] = 1;
+        const RInstr& in = instrs[i];
+        if (in.op == ROp::HeldCmp) {
+            reach(in.x), reach(in.y);
+        } else if (in.op == ROp::Held) {
+            reach(in.y);
+        } else if (writes_cell(in.op)) {
+            std::array<std::uint16_t, 3> read{};
+            for (int n = cells_read(in, read); n-- > 0;) reach(read[std::size_t(n)]);
+            if (reads_last(in.op) && i > 0) pending.push_back(i - 1);  // the value before: the instruction before's
+        }
+    }
+    return names;
+}
+
+// A slot's `when` known true need not be written where the slot's store
+// (which sets its held flag) follows it on every path: the one store of
+// that slot after it, which no jump passes over, and nothing between that
+// reads the flag.
+bool stored_after(const std::vector<RInstr>& instrs, const std::vector<std::uint8_t>& gone, std::size_t test) {
+    const std::uint16_t slot = instrs[test].dst;
+    std::optional<std::size_t> store;
+    for (std::size_t j = 0; j < instrs.size(); ++j) {
+        if (gone[j]) continue;
+        const RInstr& in = instrs[j];
+        const bool stores = ((in.op == ROp::MulStore || in.op == ROp::DivStore) && in.dst == slot) ||
+                            (in.op == ROp::Store && in.x == slot);
+        if (stores && (store || j < test)) return false;
+        if (stores) store = j;
+        if ((in.op == ROp::SkipUnlessHeld || in.op == ROp::Held) && in.x == slot) return false;
+        if (in.op == ROp::HeldCmp && in.dst == slot && j != test) return false;
+    }
+    if (!store) return false;
+    for (std::size_t j = 0; j < instrs.size(); ++j)
+        if (!gone[j] && jumps(instrs[j].op) && j < *store && instrs[j].dst > *store) return false;
+    return true;
+}
+
+// A Move whose cell nothing else writes, of a value that does not change
+// after (a name, a constant, a cell written once): its reads read the
+// value's cell instead. An X or Y op after it reads the value's cell too.
+void forward_copies(RegisterCode& code) {
+    std::vector<RInstr>& instrs = code.instrs;
+    std::vector<std::uint32_t> writes(code.cells, 0);
+    for (const RInstr& in : instrs) {
+        if (writes_cell(in.op) || in.op == ROp::SumMulIf || in.op == ROp::FirstMulIf) ++writes[in.dst];
+        if (in.op == ROp::KeptZero) ++writes[in.y];
+    }
+    const std::uint32_t fixed = code.names + static_cast<std::uint32_t>(code.consts.size());
+    std::vector<std::uint8_t> gone(instrs.size(), 0);
+    for (std::size_t i = 0; i < instrs.size(); ++i) {
+        const RInstr move = instrs[i];
+        if (move.op != ROp::Move || writes[move.dst] != 1 || (move.x >= fixed && writes[move.x] != 1)) continue;
+        if (i + 1 < instrs.size() && reads_last(instrs[i + 1].op)) {
+            RInstr& next = instrs[i + 1];
+            if (next.op >= ROp::AddX && next.op <= ROp::DivX) next.op = plain(next.op, int(ROp::AddX)), next.x = move.x;
+            else if (next.op >= ROp::AddY && next.op <= ROp::DivY) next.op = plain(next.op, int(ROp::AddY)), next.y = move.x;
+            else continue;  // a chain reads the value before: the Move stays
+        }
+        for (RInstr& in : instrs) {
+            const unsigned fields = fields_read(in);
+            if ((fields & kReadsX) && in.x == move.dst) in.x = move.x;
+            if ((fields & kReadsY) && in.y == move.dst) in.y = move.x;
+            if ((fields & kReadsZ) && in.z == move.dst) in.z = move.x;
+        }
+        gone[i] = 1;
+    }
+    drop_instructions(instrs, gone);
+}
+
+}  // namespace
+
+std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
+    std::vector<RInstr>& instrs = code.instrs;
+    const std::size_t cells = code.cells;
+    // Held flags follow the cells in the walk's state.
+    std::size_t slots = 0;
+    for (const RInstr& in : instrs) {
+        if (in.op == ROp::HeldCmp || in.op == ROp::MulStore || in.op == ROp::DivStore) slots = std::max<std::size_t>(slots, in.dst + 1u);
+        if (in.op == ROp::Held || in.op == ROp::Store || in.op == ROp::SkipUnlessHeld) slots = std::max<std::size_t>(slots, in.x + 1u);
+    }
+    const std::size_t width = cells + slots;
+    std::vector<std::vector<std::uint32_t>> writers(width);
+    std::vector<std::size_t> tests;
+    std::vector<std::int32_t> landing(instrs.size(), -1);
+    std::size_t landings = 0;
+    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
+        const RInstr& in = instrs[i];
+        if (in.op > ROp::Return) return {};  // typed already: the walk reads untyped code only
+        if (writes_cell(in.op) || in.op == ROp::SumMulIf || in.op == ROp::FirstMulIf) writers[in.dst].push_back(i);
+        if (in.op == ROp::KeptZero) writers[in.y].push_back(i);
+        if (in.op == ROp::HeldCmp || in.op == ROp::MulStore || in.op == ROp::DivStore) writers[cells + in.dst].push_back(i);
+        if (in.op == ROp::Held || in.op == ROp::Store) writers[cells + in.x].push_back(i);
+        std::array<std::size_t, 2> t{};
+        for (int n = tested(in, cells, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
+        if (!jumps(in.op)) continue;
+        if (in.dst <= i || in.dst >= instrs.size()) return {};  // the walk follows forward jumps only
+        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
+    }
+    if (tests.empty() || (landings + 1) * width > kMaxStateCells) return {};
+    const std::vector<RInstr> before = instrs;  // what the slices read
+    const std::vector<std::uint8_t> seeded = names_behind(before, code.names, writers, tests);
+
+    std::vector<Known> state(width);
+    for (std::uint32_t k = 0; k < code.names; ++k)
+        if (seeded[k]) state[k] = names[k];
+    for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = code.consts[k];
+    std::vector<Known> landed(landings * width);
+    std::vector<std::uint8_t> any_landed(landings, 0);
+    const auto merge = [](Known* into, const Known* from, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            if (into[k] && !(from[k] && same(*into[k], *from[k]))) into[k].reset();
+    };
+    const auto bring = [&](std::size_t target, const std::vector<Known>& from) {
+        Known* const into = landed.data() + std::size_t(landing[target]) * width;
+        if (any_landed[landing[target]]) return merge(into, from.data(), width);
+        std::copy(from.begin(), from.end(), into);
+        any_landed[landing[target]] = 1;
+    };
+
+    std::vector<std::uint8_t> gone(instrs.size(), 0), known_write(instrs.size(), 0);
+    std::vector<std::size_t> decided;    // the cells decided tests read
+    std::vector<std::size_t> held_known;  // the `when`s known true
+    bool live = true;
+    Known last;
+    for (std::size_t i = 0; i < instrs.size(); ++i) {
+        RInstr& in = instrs[i];
+        if (landing[i] >= 0 && any_landed[landing[i]]) {
+            const Known* const brought = landed.data() + std::size_t(landing[i]) * width;
+            if (live) merge(state.data(), brought, width);
+            else std::copy(brought, brought + width, state.begin());
+            last.reset();
+            live = true;
+        } else if (!live) {
+            gone[i] = 1;  // nothing gets here
+            continue;
+        }
+        // A test known: which way it goes.
+        std::optional<bool> jump;
+        std::array<std::size_t, 2> t{};
+        const int n = tested(in, cells, t);
+        const bool known_test = n > 0 && state[t[0]] && (n < 2 || state[t[1]]);
+        if (known_test) {
+            const Value a = *state[t[0]];
+            switch (in.op) {
+            case ROp::JumpIfFalse: jump = !a.truthy(); break;
+            case ROp::JumpIfTrue: jump = a.truthy(); break;
+            case ROp::JumpUnlessCmp: jump = !py::compare(in.cmp, a, *state[t[1]]); break;
+            case ROp::SkipUnlessHeld: jump = !a.truthy(); break;
+            default: break;  // Select
+            }
+            decided.insert(decided.end(), t.begin(), t.begin() + n);
+        }
+        if (in.op == ROp::Select && known_test) in = RInstr{ROp::Move, in.cmp, in.dst, state[in.x]->truthy() ? in.y : in.z, 0, 0};
+        if (jump) {
+            if (!*jump) {
+                gone[i] = 1;  // never taken
+                continue;
+            }
+            in = RInstr{ROp::Jump, in.cmp, in.dst, 0, 0, 0};
+        }
+        // What it writes.
+        if (writes_cell(in.op)) {
+            state[in.dst] = evaluate(in, state, last);
+            known_write[i] = state[in.dst].has_value();
+            last = state[in.dst];
+        }
+        switch (in.op) {
+        case ROp::SumMulIf: case ROp::FirstMulIf: state[in.dst].reset(); break;  // as the mask says
+        case ROp::KeptZero: state[in.y] = Value::integer(0); break;
+        case ROp::HeldCmp:
+            state[cells + in.dst].reset();
+            if (state[in.x] && state[in.y]) {
+                const bool holds = py::compare(in.cmp, *state[in.x], *state[in.y]);
+                state[cells + in.dst] = Value::boolean(holds);
+                decided.push_back(in.x), decided.push_back(in.y);
+                if (holds) held_known.push_back(i);
+            }
+            break;
+        case ROp::Held:
+            state[cells + in.x].reset();
+            if (state[in.y]) state[cells + in.x] = Value::boolean(state[in.y]->truthy());
+            break;
+        case ROp::Store: state[cells + in.x] = Value::boolean(true); break;
+        case ROp::MulStore: case ROp::DivStore: state[cells + in.dst] = Value::boolean(true); break;
+        default: break;
+        }
+        if (in.op == ROp::Memo && in.y < cells) {
+            // Where the memo jumps, its cell holds what an earlier place computed.
+            Known kept;
+            kept.swap(state[in.y]);
+            bring(in.dst, state);
+            kept.swap(state[in.y]);
+        } else if (jumps(in.op)) {
+            bring(in.dst, state);
+        }
+        if (in.op == ROp::Jump || in.op == ROp::GiveUp || in.op == ROp::Return) live = false;
+    }
+    if (decided.empty()) return {};
+
+    // What a known value was computed for and nothing reads any more (a
+    // decided test's operands) goes too; then jumps to the next instruction.
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<std::uint32_t> reads(cells, 0);
+        for (std::size_t i = 0; i < instrs.size(); ++i) {
+            if (gone[i]) continue;
+            std::array<std::uint16_t, 3> read{};
+            for (int n = cells_read(instrs[i], read); n-- > 0;) ++reads[read[std::size_t(n)]];
+        }
+        for (std::size_t i = 0; i < instrs.size(); ++i) {
+            if (gone[i] || !known_write[i] || reads[instrs[i].dst] > 0) continue;
+            std::size_t next = i + 1;
+            while (next < instrs.size() && gone[next]) ++next;
+            if (next < instrs.size() && reads_last(instrs[next].op)) continue;  // the value before is read
+            gone[i] = 1;
+            changed = true;
+        }
+    }
+    for (const std::size_t i : held_known)
+        if (!gone[i]) gone[i] = stored_after(instrs, gone, i);
+    drop_instructions(instrs, gone);
+    forward_copies(code);
+    for (bool changed = true; changed;) {
+        std::vector<std::uint8_t> skip(instrs.size(), 0);
+        changed = false;
+        for (std::size_t i = 0; i < instrs.size(); ++i)
+            if (instrs[i].op == ROp::Jump && instrs[i].dst == i + 1) skip[i] = 1, changed = true;
+        if (changed) drop_instructions(instrs, skip);
+    }
+
+    std::vector<RegisterPin> pins;
+    const std::vector<std::uint8_t> pinned = names_behind(before, code.names, writers, decided);
+    for (std::uint32_t k = 0; k < code.names; ++k)
+        if (pinned[k]) pins.push_back({static_cast<std::uint16_t>(k), names[k]});
+    return pins;
+}
+
+}  // namespace oprec
