@@ -73,6 +73,28 @@ void BM_Layer_Native(benchmark::State& state) {
     label(state);
 }
 
+// As a search prices: a strategy's names (t, cp) changed before each
+// pricing. The typed run's pins are the names its branches test (the
+// model's shape), so it still runs; the fixture checks that it does.
+void BM_Layer_Search(benchmark::State& state) {
+    Fixture f(static_cast<std::size_t>(state.range(0)), state.range(1) != 0);
+    const Program& program = f.records.program();
+    const NameId t = *program.find_name("t"), cp = *program.find_name("cp");
+    constexpr std::int64_t kT[] = {1, 2, 4, 8}, kCp[] = {1, 2};
+    f.prepared.set_name(t, Value::integer(8));
+    if (!f.prepared.runs_typed()) return state.SkipWithError("a strategy's names unpinned the typed run");
+    PartBytes out;
+    std::size_t k = 0;
+    for (auto _ : state) {
+        f.prepared.set_name(t, Value::integer(kT[k % 4]));
+        f.prepared.set_name(cp, Value::integer(kCp[(k / 4) % 2]));
+        ++k;
+        f.prepared.price(out);
+        benchmark::DoNotOptimize(out.bytes.data());
+    }
+    label(state);
+}
+
 // From the layer document: names bound, mask made, priced, parts named (the
 // reference's layer_bytes call, which its 48 µs is the cost of).
 void BM_Layer_FromDocument(benchmark::State& state) {
@@ -101,6 +123,7 @@ BENCHMARK(BM_QkvSlot_Records)->Apply(layers);
 BENCHMARK(BM_QkvSlot_Native)->Apply(layers);
 BENCHMARK(BM_Layer_Records)->Apply(layers);
 BENCHMARK(BM_Layer_Native)->Apply(layers);
+BENCHMARK(BM_Layer_Search)->Apply(layers);
 BENCHMARK(BM_Layer_FromDocument)->Apply(layers);
 BENCHMARK(BM_Bind)->Args({0, 0})->Args({1, 0});
 

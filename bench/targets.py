@@ -49,6 +49,10 @@ def main(bench_json, *oprec_bench_json):
         if records_min and native_min:
             rows.append((f"{label}: the same, least of the repetitions",
                          f"{records_min / native_min:.3g}x, {REFERENCE_LAYER_NS / records_min:.3g}x", "", ""))
+        search = ns(f"BM_Layer_Search/{layer}/0")
+        if search:  # the same pricing, t and cp changed before each (the typed run's pins hold)
+            rows.append((f"{label}: layer with t and cp changed before each pricing (a search)",
+                         f"{search:.0f} ns = {REFERENCE_LAYER_NS / search:.3g}x the reference", "", ""))
         qr, qn = ns(f"BM_QkvSlot_Records/{layer}/0"), ns(f"BM_QkvSlot_Native/{layer}/0")
         if qr and qn:  # not a target: one slot alone pays a run's fixed costs
             rows.append((f"{label}: qkv slot through the records / hand-written", f"{qr / qn:.3g}x", "", ""))

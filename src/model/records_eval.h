@@ -88,6 +88,9 @@ public:
     void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out, typed()); }
     // One slot, held or not (slot_bytes).
     Value slot(SlotId slot) const { return price_slot(*program_, slot, names_, keep_); }
+    // Whether the next pricing takes the typed run (the names' types, the
+    // mask and the pinned names' values as when bound), not the untyped one.
+    bool runs_typed() const { return typed() != nullptr; }
     // RecordsEvaluator::layer_bytes: by part name.
     Named<Value> layer_bytes() const;
 

@@ -355,6 +355,44 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
     }
 }
 
+TEST_CASE("a prepared layer's typed run holds while a strategy changes, not when the model's shape does",
+          "[registers]") {
+    const Program& program = testing::shipped_records();
+    const RecordsEvaluator records(program);
+    const LayerCode layer_code = compile_layer(program);
+    const auto name = [&](const char* n) { return *program.find_name(n); };
+    for (const char* layer_name : {"llama2-7b", "deepseek-v3-moe"}) {
+        INFO(layer_name);
+        const std::string path = fmt::format("{}/../examples/{}.json", OPREC_TEST_DATA, layer_name);
+        PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
+        REQUIRE(layer.runs_typed());
+        const auto priced = [&] {
+            PartBytes out;
+            layer.price(out);
+            return held_slots(out.held_flags, out.slot_values);
+        };
+        // A search's names: not what a branch tests.
+        for (const char* strategy : {"t", "cp", "b", "micro_factor", "kv_shards"}) {
+            INFO(strategy);
+            const Value was = layer.names().values()[name(strategy)];
+            layer.set_name(name(strategy), Value::integer(was.as_int() + 3));
+            CHECK(layer.runs_typed());
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            layer.set_name(name(strategy), was);
+        }
+        // The shape's: a test reads it; the untyped run prices.
+        for (const char* shape : {"n_exp", "dc_kv", "n_ffMM"}) {
+            INFO(shape);
+            const Value was = layer.names().values()[name(shape)];
+            layer.set_name(name(shape), Value::integer(was.as_int() + 1));
+            CHECK_FALSE(layer.runs_typed());
+            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            layer.set_name(name(shape), was);
+            CHECK(layer.runs_typed());
+        }
+    }
+}
+
 TEST_CASE("records beyond the register form's limits are priced by the exact run alone", "[registers]") {
     // A formula 300 operators deep: deeper than the register compiler follows.
     std::string deep = "total";
