@@ -141,7 +141,15 @@ PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& la
         typed_ = specialise(*layer_code_->registers, names_.values(), keep_.data(), /*pin=*/true);
         typed_for_ = names_.type_changes();
         typed_keep_ = keep_;
+        pinned_.assign(program_->names.size(), 0);
+        if (typed_)
+            for (const RegisterPin& pin : typed_->pins) pinned_[pin.name] = 1;
     }
+}
+
+void PreparedLayer::set_name(NameId name, Value v) {
+    names_.set(name, v);
+    if (name < pinned_.size() && pinned_[name]) pins_held_ = pins_hold(*typed_, names_.values());
 }
 
 Named<Value> PreparedLayer::layer_bytes() const {

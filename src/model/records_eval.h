@@ -79,8 +79,8 @@ public:
     const Program& program() const { return *program_; }
     const Bindings& names() const { return names_; }
     // A name's value changed between pricings (names_ only changes here, so
-    // the typed run knows when a name's type changed).
-    void set_name(NameId name, Value v) { names_.set(name, v); }
+    // the typed run knows when a name's type changed, or a pinned name's value).
+    void set_name(NameId name, Value v);
     KeepMask& keep() { return keep_; }
     const KeepMask& keep() const { return keep_; }
 
@@ -99,10 +99,8 @@ private:
     // its branches decided for the values of the names they test, while no
     // name has changed type, those names their values, and the mask is the same.
     const RegisterCode* typed() const {
-        return typed_ && names_.type_changes() == typed_for_ && keep_ == typed_keep_ &&
-                       pins_hold(*typed_, names_.values())
-                   ? &*typed_
-                   : nullptr;
+        return typed_ && pins_held_ && names_.type_changes() == typed_for_ && keep_ == typed_keep_ ? &*typed_
+                                                                                                   : nullptr;
     }
 
     const Program* program_;
@@ -112,6 +110,8 @@ private:
     std::optional<RegisterCode> typed_;
     std::uint64_t typed_for_ = 0;  // names_.type_changes() when typed_ was made
     KeepMask typed_keep_;          // keep_ then
+    std::vector<std::uint8_t> pinned_;  // by NameId: one of typed_'s pins (set_name checks them)
+    bool pins_held_ = true;             // pins_hold(*typed_, names_) as set_name last found it
 };
 
 }  // namespace oprec
