@@ -38,10 +38,10 @@ std::vector<std::uint32_t> landing_counts(const std::vector<RInstr>& code);
 void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t>& gone);
 
 // The branches of untyped code decided for the values of the names their
-// tests read, where those values decide them; what no path reaches then
-// dropped. The names and values it decided for (none: nothing decided):
-// register_pin.cpp.
-std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names);
+// tests read, where those values decide them (and, with `keep`, for that
+// mask: which entries are kept); what no path reaches then dropped. The
+// names and values it decided for (none: nothing decided): register_pin.cpp.
+std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep);
 
 // Each typed Add..Div followed by the typed X or Y op that reads its value,
 // where nothing else reads the cell it wrote and no jump lands between

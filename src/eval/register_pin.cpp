@@ -101,12 +101,19 @@ Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last)
     }
 }
 
-// The cells a branch's test reads (a slot's held flag as cell `held + slot`).
-int tested(const RInstr& in, std::size_t held, std::array<std::size_t, 2>& out) {
+// Where the walk's state keeps what is not a cell: after the cells, each
+// slot's held flag, then each memo bit.
+struct Layout {
+    std::size_t held, memo;
+};
+
+// The cells a branch's test reads (a held flag or a memo bit as its place in the state).
+int tested(const RInstr& in, const Layout& at, std::array<std::size_t, 2>& out) {
     switch (in.op) {
     case ROp::JumpIfFalse: case ROp::JumpIfTrue: case ROp::Select: out[0] = in.x; return 1;
     case ROp::JumpUnlessCmp: out[0] = in.x; out[1] = in.y; return 2;
-    case ROp::SkipUnlessHeld: out[0] = held + in.x; return 1;
+    case ROp::SkipUnlessHeld: out[0] = at.held + in.x; return 1;
+    case ROp::Memo: out[0] = at.memo + in.x; return 1;
     default: return 0;
     }
 }
@@ -206,7 +213,7 @@ void forward_copies(RegisterCode& code) {
 
 }  // namespace
 
-std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
+std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep) {
     std::vector<RInstr>& instrs = code.instrs;
     const std::size_t cells = code.cells;
     // Held flags follow the cells in the walk's state.
@@ -215,7 +222,8 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
         if (in.op == ROp::HeldCmp || in.op == ROp::MulStore || in.op == ROp::DivStore) slots = std::max<std::size_t>(slots, in.dst + 1u);
         if (in.op == ROp::Held || in.op == ROp::Store || in.op == ROp::SkipUnlessHeld) slots = std::max<std::size_t>(slots, in.x + 1u);
     }
-    const std::size_t width = cells + slots;
+    const Layout at{cells, cells + slots};
+    const std::size_t width = at.memo + code.memos;
     std::vector<std::vector<std::uint32_t>> writers(width);
     std::vector<std::size_t> tests;
     std::vector<std::int32_t> landing(instrs.size(), -1);
@@ -228,7 +236,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
         if (in.op == ROp::HeldCmp || in.op == ROp::MulStore || in.op == ROp::DivStore) writers[cells + in.dst].push_back(i);
         if (in.op == ROp::Held || in.op == ROp::Store) writers[cells + in.x].push_back(i);
         std::array<std::size_t, 2> t{};
-        for (int n = tested(in, cells, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
+        for (int n = tested(in, at, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
         if (!jumps(in.op)) continue;
         if (in.dst <= i || in.dst >= instrs.size()) return {};  // the walk follows forward jumps only
         if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
@@ -241,6 +249,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
     for (std::uint32_t k = 0; k < code.names; ++k)
         if (seeded[k]) state[k] = names[k];
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = code.consts[k];
+    for (std::size_t k = 0; k < code.memos; ++k) state[at.memo + k] = Value::boolean(false);  // a run starts with none set
     std::vector<Known> landed(landings * width);
     std::vector<std::uint8_t> any_landed(landings, 0);
     const auto merge = [](Known* into, const Known* from, std::size_t n) {
@@ -274,7 +283,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
         // A test known: which way it goes.
         std::optional<bool> jump;
         std::array<std::size_t, 2> t{};
-        const int n = tested(in, cells, t);
+        const int n = tested(in, at, t);
         const bool known_test = n > 0 && state[t[0]] && (n < 2 || state[t[1]]);
         if (known_test) {
             const Value a = *state[t[0]];
@@ -283,11 +292,16 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
             case ROp::JumpIfTrue: jump = a.truthy(); break;
             case ROp::JumpUnlessCmp: jump = !py::compare(in.cmp, a, *state[t[1]]); break;
             case ROp::SkipUnlessHeld: jump = !a.truthy(); break;
+            case ROp::Memo: jump = a.truthy(); break;  // computed before on every path, or on none
             default: break;  // Select
             }
             decided.insert(decided.end(), t.begin(), t.begin() + n);
         }
         if (in.op == ROp::Select && known_test) in = RInstr{ROp::Move, in.cmp, in.dst, state[in.x]->truthy() ? in.y : in.z, 0, 0};
+        // With the mask, a keep test goes one way too (specialise drops it
+        // or the code it skips; here the walk follows that way alone).
+        const bool tests_keep = keep != nullptr && (in.op == ROp::Kept || in.op == ROp::KeptZero);
+        const bool skips = tests_keep && !keep[in.x];
         if (jump) {
             if (!*jump) {
                 gone[i] = 1;  // never taken
@@ -319,6 +333,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
             break;
         case ROp::Store: state[cells + in.x] = Value::boolean(true); break;
         case ROp::MulStore: case ROp::DivStore: state[cells + in.dst] = Value::boolean(true); break;
+        case ROp::SetMemo: state[at.memo + in.x] = Value::boolean(true); break;
         default: break;
         }
         if (in.op == ROp::Memo && in.y < cells) {
@@ -327,13 +342,19 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names) {
             kept.swap(state[in.y]);
             bring(in.dst, state);
             kept.swap(state[in.y]);
-        } else if (jumps(in.op)) {
+        } else if (jumps(in.op) && (!tests_keep || skips)) {
             bring(in.dst, state);
         }
-        if (in.op == ROp::Jump || in.op == ROp::GiveUp || in.op == ROp::Return) live = false;
+        if (in.op == ROp::Jump || in.op == ROp::GiveUp || in.op == ROp::Return || skips) live = false;
     }
     if (decided.empty()) return {};
 
+    // A memo bit no test reads any more is not set.
+    std::vector<std::uint8_t> memo_tested(code.memos, 0);
+    for (std::size_t i = 0; i < instrs.size(); ++i)
+        if (!gone[i] && instrs[i].op == ROp::Memo) memo_tested[instrs[i].x] = 1;
+    for (std::size_t i = 0; i < instrs.size(); ++i)
+        if (!gone[i] && instrs[i].op == ROp::SetMemo && !memo_tested[instrs[i].x]) gone[i] = 1;
     // What a known value was computed for and nothing reads any more (a
     // decided test's operands) goes too; then jumps to the next instruction.
     for (bool changed = true; changed;) {

@@ -188,7 +188,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
     RegisterCode pinned;
     if (pin) {
         pinned = untyped;
-        pinned.pins = pin_branches(pinned, names);
+        pinned.pins = pin_branches(pinned, names, keep);
     }
     const RegisterCode& code = pin ? pinned : untyped;
     // Each instruction a jump lands on gets a state, in one buffer: the
