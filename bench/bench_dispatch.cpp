@@ -33,6 +33,7 @@ RegisterCode made_up(int kind) {
     }
     code.instrs.push_back(RInstr{});  // Return
     code.memos = kind == 0 ? 64 : 0;
+    thread_registers(code);
     return code;
 }
 

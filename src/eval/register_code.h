@@ -106,6 +106,16 @@ struct RInstr {
     std::uint16_t z = 0;  // a fused keep test's record, Select's other value, a pair's third operand
 };
 
+// An instruction as run_registers runs it: where its handler is (where the
+// compiler has computed goto), then the instruction. One load a dispatch,
+// not the op and then the handler's address from a table.
+struct RThreaded {
+    const void* handler = nullptr;
+    ROp op = ROp::Return;
+    py::CmpOp cmp = py::CmpOp::Eq;
+    std::uint16_t dst = 0, x = 0, y = 0, z = 0;
+};
+
 // A name's value a run was made for (specialise's pin_branches): the run is
 // right only while the name has it.
 struct RegisterPin {
@@ -120,7 +130,14 @@ struct RegisterCode {
     std::uint32_t cells = 0;      // every cell: names, constants, then the values computed
     std::uint32_t memos = 0;      // memo bits used (at most 64)
     std::vector<RegisterPin> pins;  // what its branches were decided for (specialise)
+    // `instrs` as run_registers runs them: made by thread_registers, the last
+    // step of compile_registers and specialise (and of anything else that
+    // makes code to run). Editing `instrs` after it needs it again.
+    std::vector<RThreaded> threaded;
 };
+
+// Makes code.threaded from code.instrs.
+void thread_registers(RegisterCode& code);
 
 // Whether every pinned name has its pinned value (bit for bit) in `names`.
 inline bool pins_hold(const RegisterCode& code, const Value* names) {
@@ -154,7 +171,8 @@ std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* na
                                        const std::uint8_t* keep = nullptr, bool pin = false);
 
 // One run on `names` (every one bound: Bindings::all_bound), writing held
-// flags and held slots' values by SlotId as LayerCode's run does. `cells`
+// flags and held slots' values by SlotId as LayerCode's run does; of
+// code.threaded (it gives up where that is not `instrs` threaded). `cells`
 // is scratch, grown as needed. False: it gave up, and what it wrote is to
 // be ignored.
 bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,

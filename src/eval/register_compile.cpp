@@ -603,6 +603,7 @@ std::optional<RegisterCode> compile_registers(const Program& program) {
     try {
         RegisterCompiler compiler(program);
         RegisterCode code = compiler.compile();
+        thread_registers(code);
         return code;
     } catch (const TooBig&) {
         return std::nullopt;

@@ -30,39 +30,24 @@ namespace {
 Value better_of(py::CmpOp better, Value first, Value second) {
     return copy_of(fast::compare(better, second, first) ? second : first);
 }
-}  // namespace
 
 #if defined(__GNUC__) && !defined(__clang__)
 // Keeps GCC from merging the instructions' dispatch jumps back into one.
 __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
-bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
-                   Value* slot_values, std::vector<Value>& scratch) {
-    if (scratch.size() < code.cells) scratch.resize(code.cells);
-    Value* const c = scratch.data();
-    if (code.names > 0) std::memcpy(static_cast<void*>(c), names, code.names * sizeof(Value));
-    if (!code.consts.empty())
-        std::memcpy(static_cast<void*>(c + code.names), code.consts.data(), code.consts.size() * sizeof(Value));
-    // What the rarer instructions use (jumps, keep and held flags, stores,
-    // memo bits), kept in memory: its address is taken. The registers then
-    // go to what nearly every instruction uses, the value before among
-    // them (GCC spilled it to the stack, a store and a load a chain).
-    struct Rare {
-        const RInstr* start;
-        const std::uint8_t* keep;
-        std::uint8_t* held;
-        Value* slot_values;
-        std::uint64_t memo;
-    } rare{code.instrs.data(), keep, held, slot_values, 0};
+// The run; or, with `table` (and nothing else), only where each op's
+// handler is, for thread_registers (a label's address is the function's own).
+bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
+             Value* slot_values, std::vector<Value>* cells, const void* const** table) {
 #if defined(__GNUC__)
-    asm volatile("" : : "r"(&rare) : "memory");
+#define OPREC_LABELS_ONLY() if (table != nullptr) { *table = kLabels; return true; }
+#else
+#define OPREC_LABELS_ONLY() if (table != nullptr) return true;
 #endif
-    const RInstr* ip = rare.start;
-    Value last;  // what the instruction before wrote (an X or Y op's operand)
 #if defined(__GNUC__)
 #define OPREC_OP(NAME) L_##NAME:
-#define OPREC_NEXT() do { ++ip; goto* kLabels[static_cast<int>(ip->op)]; } while (0)
-#define OPREC_JUMP(TO) do { ip = rare.start + (TO); goto* kLabels[static_cast<int>(ip->op)]; } while (0)
+#define OPREC_NEXT() do { ++ip; goto* ip->handler; } while (0)
+#define OPREC_JUMP(TO) do { ip = rare.start + (TO); goto* ip->handler; } while (0)
     static const void* const kLabels[] = {
         &&L_Move, &&L_Add, &&L_Sub, &&L_Mul, &&L_Div, &&L_FloorDiv, &&L_Mod, &&L_Pow,
         &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2, &&L_Select,
@@ -87,14 +72,40 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #undef OPREC_PAIR_LABEL_TYPES
     };
     static_assert(std::size(kLabels) == static_cast<std::size_t>(ROp::Count_));
-#else
+#endif
+    OPREC_LABELS_ONLY()
+#undef OPREC_LABELS_ONLY
+    const RegisterCode& code = *run;
+    std::vector<Value>& scratch = *cells;
+    if (scratch.size() < code.cells) scratch.resize(code.cells);
+    Value* const c = scratch.data();
+    if (code.names > 0) std::memcpy(static_cast<void*>(c), names, code.names * sizeof(Value));
+    if (!code.consts.empty())
+        std::memcpy(static_cast<void*>(c + code.names), code.consts.data(), code.consts.size() * sizeof(Value));
+    // What the rarer instructions use (jumps, keep and held flags, stores,
+    // memo bits), kept in memory: its address is taken. The registers then
+    // go to what nearly every instruction uses, the value before among
+    // them (GCC spilled it to the stack, a store and a load a chain).
+    struct Rare {
+        const RThreaded* start;
+        const std::uint8_t* keep;
+        std::uint8_t* held;
+        Value* slot_values;
+        std::uint64_t memo;
+    } rare{code.threaded.data(), keep, held, slot_values, 0};
+#if defined(__GNUC__)
+    asm volatile("" : : "r"(&rare) : "memory");
+#endif
+    const RThreaded* ip = rare.start;
+    Value last;  // what the instruction before wrote (an X or Y op's operand)
+#if !defined(__GNUC__)
 #define OPREC_OP(NAME) case ROp::NAME:
 #define OPREC_NEXT() { ++ip; continue; }
 #define OPREC_JUMP(TO) { ip = rare.start + (TO); continue; }
 #endif
     try {
 #if defined(__GNUC__)
-        goto* kLabels[static_cast<int>(ip->op)];
+        goto* ip->handler;
         {
             {
 #else
@@ -288,6 +299,24 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
 #undef OPREC_NEXT
 #undef OPREC_JUMP
     return true;
+}
+
+}  // namespace
+
+void thread_registers(RegisterCode& code) {
+    const void* const* table = nullptr;
+    execute(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &table);
+    code.threaded.clear();
+    code.threaded.reserve(code.instrs.size());
+    for (const RInstr& in : code.instrs)
+        code.threaded.push_back({table != nullptr ? table[static_cast<int>(in.op)] : nullptr, in.op, in.cmp, in.dst,
+                                 in.x, in.y, in.z});
+}
+
+bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
+                   Value* slot_values, std::vector<Value>& scratch) {
+    if (code.threaded.size() != code.instrs.size() || code.threaded.empty()) return false;  // not threaded
+    return execute(&code, names, keep, held, slot_values, &scratch, nullptr);
 }
 
 }  // namespace oprec

@@ -335,6 +335,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
     for (const auto& [i, cell] : starts) gone[i] = gone[i] || !zero_read[cell];
     drop_instructions(out.instrs, gone);
     fuse_pairs(out);
+    thread_registers(out);
     return out;
 }
 
