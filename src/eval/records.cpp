@@ -1,6 +1,7 @@
 #include "eval/records.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -145,20 +146,17 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
     }
     // The parts in order of first held slot, each from 0.0: a float sum, so
     // each step is the double of the slot's value added (nothing can raise).
-    const std::uint8_t* const flags = out.held_flags.data();
-    const bool same_layout = out.layout_flags.size() == n && std::equal(flags, flags + n, out.layout_flags.begin()) &&
+    const bool same_layout = out.layout_flags.size() == n &&
+                             std::memcmp(out.held_flags.data(), out.layout_flags.data(), n) == 0 &&
                              out.layout_slot_parts == layer.slot_parts;
     if (!same_layout) lay_out_parts(layer, out);
-    const std::size_t part_count = out.layout_parts.size();
-    out.part_sums.assign(part_count, 0.0);
-    double* const sums = out.part_sums.data();
+    out.bytes.assign(out.layout_parts.size(), Value::real(0.0));
+    Value* const bytes = out.bytes.data();
     const Value* const values = out.slot_values.data();
     const std::uint32_t* const slot_part = out.layout_slot_part.data();
-    for (const SlotId s : out.layout_held) sums[slot_part[s]] += values[s].as_double();
+    for (const SlotId s : out.layout_held) bytes[slot_part[s]].f += values[s].as_double();
     out.held.assign(out.layout_held.begin(), out.layout_held.end());
     out.parts.assign(out.layout_parts.begin(), out.layout_parts.end());
-    out.bytes.resize(part_count);
-    for (std::size_t k = 0; k < part_count; ++k) out.bytes[k] = Value::real(sums[k]);
 }
 
 }  // namespace oprec

@@ -95,7 +95,6 @@ struct PartBytes {
     std::vector<SlotId> layout_held;
     std::vector<std::uint32_t> layout_parts;
     std::vector<std::uint32_t> layout_slot_part;
-    std::vector<double> part_sums;
     void clear() {
         parts.clear();
         bytes.clear();
