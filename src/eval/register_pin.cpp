@@ -118,12 +118,38 @@ int tested(const RInstr& in, const Layout& at, std::array<std::size_t, 2>& out) 
     }
 }
 
+// The place in the walk's state an instruction writes (a cell, or a held
+// flag after them), if any.
+std::optional<std::size_t> written(const RInstr& in, std::size_t held) {
+    if (writes_cell(in.op) || in.op == ROp::SumMulIf || in.op == ROp::FirstMulIf) return in.dst;
+    switch (in.op) {
+    case ROp::KeptZero: return in.y;
+    case ROp::HeldCmp: case ROp::MulStore: case ROp::DivStore: return held + in.dst;
+    case ROp::Held: case ROp::Store: return held + in.x;
+    default: return std::nullopt;
+    }
+}
+
+// The instructions that write each place, in one array (by place: from
+// start[place] to start[place + 1]).
+struct Writers {
+    std::vector<std::uint32_t> start, by;
+    Writers(const std::vector<RInstr>& instrs, std::size_t held, std::size_t places) : start(places + 1, 0) {
+        for (const RInstr& in : instrs)
+            if (const auto at = written(in, held)) ++start[*at + 1];
+        for (std::size_t k = 0; k < places; ++k) start[k + 1] += start[k];
+        by.resize(start[places]);
+        std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+        for (std::uint32_t i = 0; i < instrs.size(); ++i)
+            if (const auto at = written(instrs[i], held)) by[next[*at]++] = i;
+    }
+};
+
 // The names the values of `from` can come from: every instruction that can
 // write one of them, what it reads, and so on back.
 std::vector<std::uint8_t> names_behind(const std::vector<RInstr>& instrs, std::uint32_t name_count,
-                                       const std::vector<std::vector<std::uint32_t>>& writers,
-                                       const std::vector<std::size_t>& from) {
-    std::vector<std::uint8_t> seen(writers.size(), 0), done(instrs.size(), 0), names(name_count, 0);
+                                       const Writers& writers, const std::vector<std::size_t>& from) {
+    std::vector<std::uint8_t> seen(writers.start.size() - 1, 0), done(instrs.size(), 0), names(name_count, 0);
     std::vector<std::size_t> cells;
     std::vector<std::uint32_t> pending;
     const auto reach = [&](std::size_t cell) {
@@ -135,7 +161,8 @@ std::vector<std::uint8_t> names_behind(const std::vector<RInstr>& instrs, std::u
             const std::size_t cell = cells.back();
             cells.pop_back();
             if (cell < name_count) names[cell] = 1;
-            pending.insert(pending.end(), writers[cell].begin(), writers[cell].end());
+            pending.insert(pending.end(), writers.by.begin() + writers.start[cell],
+                           writers.by.begin() + writers.start[cell + 1]);
             continue;
         }
         const std::uint32_t i = pending.back();
@@ -224,17 +251,12 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     }
     const Layout at{cells, cells + slots};
     const std::size_t width = at.memo + code.memos;
-    std::vector<std::vector<std::uint32_t>> writers(width);
     std::vector<std::size_t> tests;
     std::vector<std::int32_t> landing(instrs.size(), -1);
     std::size_t landings = 0;
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const RInstr& in = instrs[i];
         if (in.op > ROp::Return) return {};  // typed already: the walk reads untyped code only
-        if (writes_cell(in.op) || in.op == ROp::SumMulIf || in.op == ROp::FirstMulIf) writers[in.dst].push_back(i);
-        if (in.op == ROp::KeptZero) writers[in.y].push_back(i);
-        if (in.op == ROp::HeldCmp || in.op == ROp::MulStore || in.op == ROp::DivStore) writers[cells + in.dst].push_back(i);
-        if (in.op == ROp::Held || in.op == ROp::Store) writers[cells + in.x].push_back(i);
         std::array<std::size_t, 2> t{};
         for (int n = tested(in, at, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
         if (!jumps(in.op)) continue;
@@ -243,6 +265,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     }
     if (tests.empty() || (landings + 1) * width > kMaxStateCells) return {};
     const std::vector<RInstr> before = instrs;  // what the slices read
+    const Writers writers(before, at.held, width);
     const std::vector<std::uint8_t> seeded = names_behind(before, code.names, writers, tests);
 
     std::vector<Known> state(width);
