@@ -1,8 +1,8 @@
 // fuse_pairs: fewer instructions for a typed run. A dispatch costs about as
 // much as the arithmetic it leads to (bench_dispatch), so two typed
 // operations where the second reads the first's value as the value before
-// (`s * b * h`, `e * (a + b)`) become one, where nothing else reads the
-// cell the first wrote.
+// (`s * b * h`, `e * (a + b)`), or its cell where nothing else reads it,
+// become one, where nothing else reads the cell the first wrote.
 #include <cstdint>
 #include <vector>
 
@@ -27,11 +27,16 @@ void fuse_pairs(RegisterCode& code) {
         const RInstr& second = code.instrs[i + 1];
         const int f = static_cast<int>(first.op) - kFirstTyped;  // its place among the typed forms
         const int s = static_cast<int>(second.op) - kFirstTyped;
-        // The first a typed Add..Div (bases 0-3); the second a typed AddX..DivY (4-11).
-        if (f < 0 || f >= 4 * 4 || s < 4 * 4 || s >= 12 * 4) continue;
-        if (landings[i + 1] != 0 || reads[first.dst] != 0) continue;
-        const int op1 = f / 4, op2 = (s / 4 - 4) % 4;
-        const bool y_side = s / 4 >= 8;  // the first's value on the right
+        // The first a typed Add..Div (bases 0-3); the second a typed AddX..DivY
+        // (4-11) reading its value as the value before, or a typed Add..Div
+        // reading its cell on one side (the cell's one read).
+        if (f < 0 || f >= 4 * 4 || s < 0 || s >= 12 * 4 || landings[i + 1] != 0) continue;
+        const bool plain = s < 4 * 4;
+        if (plain ? reads[first.dst] != 1 || (second.x == first.dst) == (second.y == first.dst)
+                  : reads[first.dst] != 0)
+            continue;
+        const int op1 = f / 4, op2 = plain ? s / 4 : (s / 4 - 4) % 4;
+        const bool y_side = plain ? second.y == first.dst : s / 4 >= 8;  // the first's value on the right
         // The third operand: the X op's c[y] (its second), the Y op's c[x] (its first).
         const bool third_float = y_side ? float_at(s % 4, 1) : float_at(s % 4, 0);
         const int types = (float_at(f % 4, 1) ? 4 : 0) + (float_at(f % 4, 0) ? 2 : 0) + (third_float ? 1 : 0);
