@@ -18,6 +18,7 @@ static_assert(static_cast<int>(ROp::AddII) == kFirstTyped && static_cast<int>(RO
 }  // namespace
 
 void fuse_pairs(RegisterCode& code) {
+    code.threaded.clear();  // the instructions change: thread_registers again after
     const std::vector<std::uint32_t> reads = read_counts(code, code.cells);
     const std::vector<std::uint32_t> landings = landing_counts(code.instrs);
     std::vector<std::uint8_t> gone(code.instrs.size(), 0);

@@ -29,7 +29,9 @@ namespace {
 
 using Known = std::optional<Value>;
 
-// Past this many cells times jumps, the walk's states cost more than they are worth.
+// Past this many places times jumps, the walk's states cost more than they
+// are worth (24 MB of them: specialise's limit is 16 times the places, its
+// types being a byte each).
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
 
 bool same(const Value& a, const Value& b) {
@@ -238,9 +240,62 @@ void forward_copies(RegisterCode& code) {
     drop_instructions(instrs, gone);
 }
 
+// A memo bit no test reads any more is not set.
+void drop_unset_memos(const std::vector<RInstr>& instrs, std::vector<std::uint8_t>& gone, std::uint32_t memos) {
+    std::vector<std::uint8_t> tested(memos, 0);
+    for (std::size_t i = 0; i < instrs.size(); ++i)
+        if (!gone[i] && instrs[i].op == ROp::Memo) tested[instrs[i].x] = 1;
+    for (std::size_t i = 0; i < instrs.size(); ++i)
+        if (!gone[i] && instrs[i].op == ROp::SetMemo && !tested[instrs[i].x]) gone[i] = 1;
+}
+
+// What a known value was computed for and nothing reads any more (a
+// decided test's operands) goes too, where every name behind it is pinned:
+// computed without raising for those values, it does not raise while they
+// hold. (A value from names not pinned, an argument a fn ignores, stays: on
+// other values it may raise, as the exact run does.)
+void drop_known_unread(const std::vector<RInstr>& before, const Writers& writers,
+                       const std::vector<std::uint8_t>& pinned, const std::vector<std::uint8_t>& known_write,
+                       const std::vector<RInstr>& instrs, std::vector<std::uint8_t>& gone, std::uint32_t name_count,
+                       std::size_t cells) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<std::uint32_t> reads(cells, 0);
+        for (std::size_t i = 0; i < instrs.size(); ++i) {
+            if (gone[i]) continue;
+            std::array<std::uint16_t, 3> read{};
+            for (int n = cells_read(instrs[i], read); n-- > 0;) ++reads[read[std::size_t(n)]];
+        }
+        for (std::size_t i = 0; i < instrs.size(); ++i) {
+            if (gone[i] || !known_write[i] || reads[instrs[i].dst] > 0) continue;
+            std::size_t next = i + 1;
+            while (next < instrs.size() && gone[next]) ++next;
+            if (next < instrs.size() && reads_last(instrs[next].op)) continue;  // the value before is read
+            const std::vector<std::uint8_t> behind = names_behind(before, name_count, writers, {instrs[i].dst});
+            bool all_pinned = true;
+            for (std::uint32_t k = 0; k < name_count; ++k) all_pinned = all_pinned && (!behind[k] || pinned[k]);
+            if (!all_pinned) continue;
+            gone[i] = 1;
+            changed = true;
+        }
+    }
+}
+
+// A jump to the next instruction goes (after what it jumped over went).
+void drop_jumps_to_next(std::vector<RInstr>& instrs) {
+    for (bool changed = true; changed;) {
+        std::vector<std::uint8_t> skip(instrs.size(), 0);
+        changed = false;
+        for (std::size_t i = 0; i < instrs.size(); ++i)
+            if (instrs[i].op == ROp::Jump && instrs[i].dst == i + 1) skip[i] = 1, changed = true;
+        if (changed) drop_instructions(instrs, skip);
+    }
+}
+
 }  // namespace
 
 std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep) {
+    code.threaded.clear();  // the instructions change: thread_registers again after
     std::vector<RInstr>& instrs = code.instrs;
     const std::size_t cells = code.cells;
     // Held flags follow the cells in the walk's state.
@@ -339,7 +394,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
             last = state[in.dst];
         }
         switch (in.op) {
-        case ROp::SumMulIf: case ROp::FirstMulIf: state[in.dst].reset(); break;  // as the mask says
+        case ROp::SumMulIf: case ROp::FirstMulIf: state[in.dst].reset(); break;  // a sum: not followed here
         case ROp::KeptZero: state[in.y] = Value::integer(0); break;
         case ROp::HeldCmp:
             state[cells + in.dst].reset();
@@ -372,45 +427,16 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     }
     if (decided.empty()) return {};
 
-    // A memo bit no test reads any more is not set.
-    std::vector<std::uint8_t> memo_tested(code.memos, 0);
-    for (std::size_t i = 0; i < instrs.size(); ++i)
-        if (!gone[i] && instrs[i].op == ROp::Memo) memo_tested[instrs[i].x] = 1;
-    for (std::size_t i = 0; i < instrs.size(); ++i)
-        if (!gone[i] && instrs[i].op == ROp::SetMemo && !memo_tested[instrs[i].x]) gone[i] = 1;
-    // What a known value was computed for and nothing reads any more (a
-    // decided test's operands) goes too; then jumps to the next instruction.
-    for (bool changed = true; changed;) {
-        changed = false;
-        std::vector<std::uint32_t> reads(cells, 0);
-        for (std::size_t i = 0; i < instrs.size(); ++i) {
-            if (gone[i]) continue;
-            std::array<std::uint16_t, 3> read{};
-            for (int n = cells_read(instrs[i], read); n-- > 0;) ++reads[read[std::size_t(n)]];
-        }
-        for (std::size_t i = 0; i < instrs.size(); ++i) {
-            if (gone[i] || !known_write[i] || reads[instrs[i].dst] > 0) continue;
-            std::size_t next = i + 1;
-            while (next < instrs.size() && gone[next]) ++next;
-            if (next < instrs.size() && reads_last(instrs[next].op)) continue;  // the value before is read
-            gone[i] = 1;
-            changed = true;
-        }
-    }
+    const std::vector<std::uint8_t> pinned = names_behind(before, code.names, writers, decided);
+    drop_unset_memos(instrs, gone, code.memos);
+    drop_known_unread(before, writers, pinned, known_write, instrs, gone, code.names, cells);
     for (const std::size_t i : held_known)
         if (!gone[i]) gone[i] = stored_after(instrs, gone, i);
     drop_instructions(instrs, gone);
     forward_copies(code);
-    for (bool changed = true; changed;) {
-        std::vector<std::uint8_t> skip(instrs.size(), 0);
-        changed = false;
-        for (std::size_t i = 0; i < instrs.size(); ++i)
-            if (instrs[i].op == ROp::Jump && instrs[i].dst == i + 1) skip[i] = 1, changed = true;
-        if (changed) drop_instructions(instrs, skip);
-    }
+    drop_jumps_to_next(instrs);
 
     std::vector<RegisterPin> pins;
-    const std::vector<std::uint8_t> pinned = names_behind(before, code.names, writers, decided);
     for (std::uint32_t k = 0; k < code.names; ++k)
         if (pinned[k]) pins.push_back({static_cast<std::uint16_t>(k), names[k]});
     return pins;
