@@ -10,9 +10,11 @@
 // same on every path there, from those names and the constants, computed
 // with the exact run's arithmetic (an operation that raises is not known).
 // A test known goes one way: a jump always or never taken, a select one
-// value, a held flag known. Then code no path reaches goes, and so does an
-// instruction whose value was known and is now read by nothing (a test's
-// `n_ffMM % 2`). The pins are the names the decided tests read.
+// value, a held flag known, a memo computed before on every path or on
+// none, and, with the mask, a keep test. Then code no path reaches goes,
+// and so does an instruction whose value was known and is now read by
+// nothing (a test's `n_ffMM % 2`), where every name behind it is pinned.
+// The pins are the names the decided tests read.
 #include <algorithm>
 #include <array>
 #include <cstddef>
