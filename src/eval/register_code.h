@@ -141,10 +141,8 @@ void thread_registers(RegisterCode& code);
 
 // Whether every pinned name has its pinned value (bit for bit) in `names`.
 inline bool pins_hold(const RegisterCode& code, const Value* names) {
-    for (const RegisterPin& pin : code.pins) {
-        const Value& now = names[pin.name];
-        if (now.type != pin.value.type || now.i != pin.value.i) return false;
-    }
+    for (const RegisterPin& pin : code.pins)
+        if (!identical(names[pin.name], pin.value)) return false;
     return true;
 }
 

@@ -24,6 +24,11 @@ inline bool jumps(ROp op) {
 constexpr unsigned kReadsX = 1, kReadsY = 2, kReadsZ = 4, kReadsDst = 8;
 unsigned fields_read(const RInstr& in);
 
+// Whether an untyped op reads the value before (X, Y and chain ops).
+inline bool reads_value_before(ROp op) {
+    return (op >= ROp::AddX && op <= ROp::DivY) || (op >= ROp::MulMulX && op <= ROp::DivDivX);
+}
+
 // The cells an instruction reads, into `out`; how many (at most three).
 int cells_read(const RInstr& in, std::array<std::uint16_t, 3>& out);
 
@@ -43,9 +48,10 @@ void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t
 // names and values it decided for (none: nothing decided): register_pin.cpp.
 std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep);
 
-// Each typed Add..Div followed by the typed X or Y op that reads its value,
-// where nothing else reads the cell it wrote and no jump lands between
-// them, made one pair instruction (ROp::Pair...): register_fuse.cpp.
+// Each typed Add..Div followed by the typed X or Y op that reads its value
+// (or by a typed Add..Div reading its cell on one side), where nothing else
+// reads the cell it wrote and no jump lands between them, made one pair
+// instruction (ROp::Pair...): register_fuse.cpp.
 void fuse_pairs(RegisterCode& code);
 
 }  // namespace oprec

@@ -36,13 +36,6 @@ using Known = std::optional<Value>;
 // types being a byte each).
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
 
-bool same(const Value& a, const Value& b) {
-    return a.type == b.type && (a.is_bool() ? a.b == b.b : a.i == b.i);
-}
-
-bool reads_last(ROp op) {
-    return (op >= ROp::AddX && op <= ROp::DivY) || (op >= ROp::MulMulX && op <= ROp::DivDivX);
-}
 bool writes_cell(ROp op) { return op <= ROp::SumDiv; }
 
 Value arith(ROp op, Value a, Value b) {
@@ -181,7 +174,7 @@ std::vector<std::uint8_t> names_behind(const std::vector<RInstr>& instrs, std::u
         } else if (writes_cell(in.op)) {
             std::array<std::uint16_t, 3> read{};
             for (int n = cells_read(in, read); n-- > 0;) reach(read[std::size_t(n)]);
-            if (reads_last(in.op) && i > 0) pending.push_back(i - 1);  // the value before: the instruction before's
+            if (reads_value_before(in.op) && i > 0) pending.push_back(i - 1);  // the value before: the instruction before's
         }
     }
     return names;
@@ -216,16 +209,14 @@ bool stored_after(const std::vector<RInstr>& instrs, const std::vector<std::uint
 void forward_copies(RegisterCode& code) {
     std::vector<RInstr>& instrs = code.instrs;
     std::vector<std::uint32_t> writes(code.cells, 0);
-    for (const RInstr& in : instrs) {
-        if (writes_cell(in.op) || in.op == ROp::SumMulIf || in.op == ROp::FirstMulIf) ++writes[in.dst];
-        if (in.op == ROp::KeptZero) ++writes[in.y];
-    }
+    for (const RInstr& in : instrs)
+        if (const auto at = written(in, code.cells); at && *at < code.cells) ++writes[*at];
     const std::uint32_t fixed = code.names + static_cast<std::uint32_t>(code.consts.size());
     std::vector<std::uint8_t> gone(instrs.size(), 0);
     for (std::size_t i = 0; i < instrs.size(); ++i) {
         const RInstr move = instrs[i];
         if (move.op != ROp::Move || writes[move.dst] != 1 || (move.x >= fixed && writes[move.x] != 1)) continue;
-        if (i + 1 < instrs.size() && reads_last(instrs[i + 1].op)) {
+        if (i + 1 < instrs.size() && reads_value_before(instrs[i + 1].op)) {
             RInstr& next = instrs[i + 1];
             if (next.op >= ROp::AddX && next.op <= ROp::DivX) next.op = plain(next.op, int(ROp::AddX)), next.x = move.x;
             else if (next.op >= ROp::AddY && next.op <= ROp::DivY) next.op = plain(next.op, int(ROp::AddY)), next.y = move.x;
@@ -272,7 +263,7 @@ void drop_known_unread(const std::vector<RInstr>& before, const Writers& writers
             if (gone[i] || !known_write[i] || reads[instrs[i].dst] > 0) continue;
             std::size_t next = i + 1;
             while (next < instrs.size() && gone[next]) ++next;
-            if (next < instrs.size() && reads_last(instrs[next].op)) continue;  // the value before is read
+            if (next < instrs.size() && reads_value_before(instrs[next].op)) continue;  // the value before is read
             const std::vector<std::uint8_t> behind = names_behind(before, name_count, writers, {instrs[i].dst});
             bool all_pinned = true;
             for (std::uint32_t k = 0; k < name_count; ++k) all_pinned = all_pinned && (!behind[k] || pinned[k]);
@@ -334,7 +325,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     std::vector<std::uint8_t> any_landed(landings, 0);
     const auto merge = [](Known* into, const Known* from, std::size_t n) {
         for (std::size_t k = 0; k < n; ++k)
-            if (into[k] && !(from[k] && same(*into[k], *from[k]))) into[k].reset();
+            if (into[k] && !(from[k] && identical(*into[k], *from[k]))) into[k].reset();
     };
     const auto bring = [&](std::size_t target, const std::vector<Known>& from) {
         Known* const into = landed.data() + std::size_t(landing[target]) * width;

@@ -53,6 +53,12 @@ struct Value {
     }
 };
 
+// The same value bit for bit: the same type and payload (-0.0 is not 0.0,
+// a NaN is itself).
+inline bool identical(const Value& a, const Value& b) {
+    return a.type == b.type && (a.is_bool() ? a.b == b.b : a.i == b.i);
+}
+
 // The kinds of runtime error; each has a stable name (error_kind_name).
 enum class ErrorKind : std::uint8_t {
     DivisionByZero,

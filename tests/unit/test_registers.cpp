@@ -50,6 +50,18 @@ std::string exact(const LayerCode& layer, const Program& program, const Bindings
     return held_slots(out.held_flags, out.slot_values);
 }
 
+// A prepared layer's pricing (its typed run, or whichever it falls back
+// to), or "raises" as exact() says it.
+std::string priced(const PreparedLayer& layer) {
+    PartBytes out;
+    try {
+        layer.price(out);
+    } catch (const EvalError&) {
+        return "raises";
+    }
+    return held_slots(out.held_flags, out.slot_values);
+}
+
 std::string run(const RegisterCode& code, std::size_t slots, const Bindings& names, const KeepMask& keep) {
     std::vector<std::uint8_t> held(slots);
     // Scratch as a run before left it, not zeroed: a cell read before this
@@ -297,44 +309,35 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
         PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
         REQUIRE(layer.names().all_bound());
         CHECK(typed_for(layer_code, layer.names(), layer.keep()) != "untyped");
-        const auto priced = [&]() -> std::string {
-            PartBytes out;
-            try {
-                layer.price(out);
-            } catch (const EvalError&) {
-                return "raises";  // as exact() says it
-            }
-            return held_slots(out.held_flags, out.slot_values);
-        };
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         // The same type: the typed run still holds; another type: the untyped run.
         layer.set_name(s, Value::integer(8192));
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         const Value h_int = layer.names().values()[h];
         layer.set_name(h, Value::real(h_int.as_double() + 0.5));
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         layer.set_name(h, Value::boolean(true));
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         layer.set_name(h, h_int);
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         // Another mask: the untyped run, then the first again.
         const KeepMask mask = layer.keep();
         for (std::uint32_t setting = 0; setting < (1u << program.switches.size()); setting += 5) {
             INFO("setting " << setting);
             layer.keep() = setting_mask(program, setting);
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         }
         layer.keep() = KeepMask(program.records.size(), 0);  // every sum an int 0
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         layer.keep() = mask;
-        CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+        CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         for (RecordId r = 0; r < program.records.size(); ++r) {
             INFO(program.records[r].name);
             const std::uint8_t was = layer.keep()[r];
             layer.keep()[r] = was ? 0 : 1;
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
             layer.keep()[r] = was;
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         }
         // Each int name a float of the same value, one at a time, and back;
         // then another int (a name a branch tests among them: n_exp 1 or
@@ -344,13 +347,13 @@ TEST_CASE("a prepared layer prices through its typed run, and as exactly when a 
             if (!was.is_int()) continue;
             INFO(program.names[n]);
             layer.set_name(n, Value::real(static_cast<double>(was.i)));
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
             for (const std::int64_t other : {was.i == 1 ? std::int64_t(2) : std::int64_t(1), std::int64_t(0)}) {
                 layer.set_name(n, Value::integer(other));
-                CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+                CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
             }
             layer.set_name(n, was);
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
         }
     }
 }
@@ -366,28 +369,22 @@ TEST_CASE("a prepared layer's typed run holds while a strategy changes, not when
         const std::string path = fmt::format("{}/../examples/{}.json", OPREC_TEST_DATA, layer_name);
         PreparedLayer layer(records, parse_layer_doc(golden::load_json(path), path));
         REQUIRE(layer.runs_typed());
-        const auto priced = [&] {
-            PartBytes out;
-            layer.price(out);
-            return held_slots(out.held_flags, out.slot_values);
+        // A search's names (not what a branch tests) keep the typed run; the
+        // shape's (a test reads it) give the untyped run; both price exactly.
+        struct Move {
+            const char* name;
+            std::int64_t by;
+            bool typed;
         };
-        // A search's names: not what a branch tests.
-        for (const char* strategy : {"t", "cp", "b", "micro_factor", "kv_shards"}) {
-            INFO(strategy);
-            const Value was = layer.names().values()[name(strategy)];
-            layer.set_name(name(strategy), Value::integer(was.as_int() + 3));
-            CHECK(layer.runs_typed());
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
-            layer.set_name(name(strategy), was);
-        }
-        // The shape's: a test reads it; the untyped run prices.
-        for (const char* shape : {"n_exp", "dc_kv", "n_ffMM"}) {
-            INFO(shape);
-            const Value was = layer.names().values()[name(shape)];
-            layer.set_name(name(shape), Value::integer(was.as_int() + 1));
-            CHECK_FALSE(layer.runs_typed());
-            CHECK(priced() == exact(layer_code, program, layer.names(), layer.keep()));
-            layer.set_name(name(shape), was);
+        for (const Move m : {Move{"t", 3, true}, Move{"cp", 3, true}, Move{"b", 3, true}, Move{"micro_factor", 3, true},
+                             Move{"kv_shards", 3, true}, Move{"n_exp", 1, false}, Move{"dc_kv", 1, false},
+                             Move{"n_ffMM", 1, false}}) {
+            INFO(m.name);
+            const Value was = layer.names().values()[name(m.name)];
+            layer.set_name(name(m.name), Value::integer(was.as_int() + m.by));
+            CHECK(layer.runs_typed() == m.typed);
+            CHECK(priced(layer) == exact(layer_code, program, layer.names(), layer.keep()));
+            layer.set_name(name(m.name), was);
             CHECK(layer.runs_typed());
         }
     }
