@@ -10,7 +10,7 @@
 
 #include "bench_support.h"
 #include "eval/records.h"
-#include "model/native_baseline.h"
+#include "native_baseline.h"
 #include "model/records_eval.h"
 
 namespace oprec::bench {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "lint/exercise.h"
+#include "exercise.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     oprec::lint::exercise_front_end(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
-#include "eval/compile.h"
+#include "code/compile.h"
 
 namespace oprec {
 

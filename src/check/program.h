@@ -10,7 +10,7 @@
 
 #include "check/profiles.h"
 #include "diag/source.h"
-#include "eval/code.h"
+#include "code/code.h"
 
 namespace oprec {
 

@@ -20,7 +20,7 @@
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
 #include "model/layer_settings.h"
-#include "model/native_baseline.h"
+#include "native_baseline.h"
 #include "model/records_eval.h"
 
 namespace oprec::cli {

@@ -1,22 +1,19 @@
-// oprec eval: price one layer (or a stream of them) with the records.
+// oprec eval: price one layer (or a stream of them) through the public API:
+// the records loaded once, each layer bound once and priced from there.
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "check/loader.h"
-#include "cli/bytes_text.h"
 #include "cli/commands.h"
+#include "cli/eval_hf.h"
 #include "cli/layer_options.h"
 #include "cli/layer_table.h"
-#include "cli/eval_hf.h"
 #include "cli/paths.h"
-#include "diag/diagnostic.h"
-#include "model/field_check.h"
-#include "model/report.h"
-#include "value/format.h"
+#include "oprec/oprec.h"
 
 namespace oprec::cli {
 
@@ -35,25 +32,32 @@ struct EvalArgs {
     HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
 };
 
-// One slot alone (--slot).
-ordered_json slot_only(const RecordsEvaluator& records, const LayerDoc& layer, const std::string& slot) {
-    const Program& p = records.program();
-    ordered_json out;
-    out["slot"] = slot;
-    try {
-        SlotId id = records.slot_id(slot);
-        out["part"] = p.layer_parts[p.slots[id].layer_part];
-        out["held"] = value_or_error([&] {
-            for (const auto& [s, part] : records.layer_slots(layer))
-                if (s == slot) return Value::boolean(true);
-            return Value::boolean(false);
-        }, &p.sources);
-    } catch (const EvalError& e) {
-        out["error"] = error_json(e)["error"];
-        return out;
+std::pair<std::string, std::string> split_edit(const std::string& edit, const char* option) {
+    const auto eq = edit.find('=');
+    if (eq == std::string::npos || eq == 0) throw LayerError(fmt::format("{} {}: expected NAME=VALUE", option, edit));
+    return {edit.substr(0, eq), edit.substr(eq + 1)};
+}
+
+// --set and --switch, in that order, each naming itself in an error.
+void apply(Layer& layer, const LayerEdits& edits) {
+    for (const std::string& edit : edits.sets) {
+        auto [name, text] = split_edit(edit, "--set");
+        try {
+            layer.set(name, parse_field(text));
+        } catch (const LayerError& e) {
+            throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
+        }
     }
-    out["bytes"] = value_or_error([&] { return records.slot_bytes(layer, slot); }, &p.sources);
-    return out;
+    for (const std::string& edit : edits.switches) {
+        auto [name, text] = split_edit(edit, "--switch");
+        if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
+            throw LayerError(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
+        try {
+            layer.set_switch(name, text == "1" || text == "true" || text == "on");
+        } catch (const LayerError& e) {
+            throw LayerError(fmt::format("--switch {}: {}", edit, e.what()));
+        }
+    }
 }
 
 bool has_error(const ordered_json& j) {
@@ -65,34 +69,85 @@ bool has_error(const ordered_json& j) {
     return false;
 }
 
-ordered_json price(const RecordsEvaluator& records, const LayerDoc& layer, const EvalArgs& args) {
-    if (!args.slot.empty()) return slot_only(records, layer, args.slot);
-    ReportOptions options;
-    if (!args.only.empty()) options.only = args.only;
-    return layer_report(records, layer, options);
+// One slot alone (--slot): its part, whether held, its bytes, from the report.
+ordered_json slot_only(const Records& records, const ordered_json& report, const std::string& slot) {
+    ordered_json out;
+    out["slot"] = slot;
+    const auto& names = records.slots();
+    if (std::find(names.begin(), names.end(), slot) == names.end()) {
+        out["error"] = {{"kind", "unknown-slot"}, {"message", fmt::format("no slot `{}` in the records", slot)}};
+        return out;
+    }
+    const ordered_json& s = report["slots"][slot];
+    out["part"] = s["part"];
+    out["held"] = s["held"];
+    out["bytes"] = s["bytes"];
+    return out;
 }
 
-int run_jsonl(const RecordsEvaluator& records, const EvalArgs& args) {
+std::string report_text(const Layer& layer, const EvalArgs& args) {
+    ReportOptions options;
+    if (!args.only.empty()) options.only = args.only;
+    return layer.report_json(options);
+}
+
+int run_jsonl(const Records& records, const EvalArgs& args) {
     bool failed = false;
-    std::string line;
+    // All of standard input at once: a line at a time through std::cin
+    // costs more than pricing the layer on it.
+    std::ostringstream all;
+    all << std::cin.rdbuf();
+    const std::string input = std::move(all).str();
     std::size_t number = 0;
-    while (std::getline(std::cin, line)) {
+    std::string out;
+    for (std::size_t at = 0; at < input.size();) {
+        const std::size_t end = std::min(input.find('\n', at), input.size());
+        const std::string_view line(input.data() + at, end - at);
+        at = end + 1;
         ++number;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        ordered_json out;
         try {
-            const std::string source = fmt::format("<stdin>:{}", number);
-            LayerDoc layer = parse_layer_doc_text(line, source);
-            apply_edits(layer, args.edits, records.program());
-            check_field_types(layer.fields, records.program(), source);
-            out = price(records, layer, args);
-        } catch (const std::exception& e) {  // a bad document or edit: this line only
-            out = {{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}};
+            Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
+            apply(layer, args.edits);
+            if (args.slot.empty()) {
+                out = report_text(layer, args);
+                // An error stands in the place of what could not be priced.
+                failed = failed || out.find("\"error\":") != std::string::npos;
+            } else {
+                const ordered_json doc = slot_only(records, ordered_json::parse(report_text(layer, args)), args.slot);
+                failed = failed || has_error(doc);
+                out = doc.dump();
+            }
+        } catch (const LayerError& e) {  // a bad document or edit: this line only
+            out = ordered_json{{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}}.dump();
+            failed = true;
         }
-        failed = failed || has_error(out);
-        std::cout << out.dump() << '\n';
+        out += '\n';
+        std::fwrite(out.data(), 1, out.size(), stdout);
     }
+    std::fflush(stdout);
     return failed ? kProblems : kOk;
+}
+
+std::optional<std::string> read_input(const std::string& path) {
+    std::ostringstream text;
+    if (path == "-") {
+        text << std::cin.rdbuf();
+    } else {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return std::nullopt;
+        text << in.rdbuf();
+    }
+    return std::move(text).str();
+}
+
+std::string_view node_name(Recompute r) {
+    switch (r) {
+    case Recompute::None: return "NOT_REC_LAYER";
+    case Recompute::Selective: return "SEL_REC_LAYER";
+    case Recompute::Full: return "FULL_REC_LAYER";
+    }
+    return "NOT_REC_LAYER";
 }
 
 int run(const EvalArgs& args) {
@@ -103,49 +158,37 @@ int run(const EvalArgs& args) {
         }
         return run_hf_eval(args.hf, {args.records, args.edits, args.format, args.only});
     }
-    std::optional<Program> program;
+    std::optional<Records> records;
     try {
-        program = load_records_file(args.records.empty() ? default_records() : std::filesystem::path(args.records),
-                                    load_options());
-    } catch (const LoadError& e) {
-        std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        records = Records::load(args.records.empty() ? default_records() : std::filesystem::path(args.records),
+                                records_options());
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
         return kCannotRun;
     }
-    if (program->records.empty()) {  // a file of op profiles loads, but prices nothing
-        std::cerr << "oprec eval: " << (args.records.empty() ? default_records().string() : args.records)
-                  << " states no op records (op profiles go with --hf and --profiles)\n";
+    if (records->ops().empty()) {  // a file of op profiles loads, but prices nothing
+        std::cerr << "oprec eval: " << records->source() << " states no op records (op profiles go with --hf and --profiles)\n";
         return kCannotRun;
     }
-    const RecordsEvaluator records(*program);
-    if (args.jsonl) return run_jsonl(records, args);
+    if (args.jsonl) return run_jsonl(*records, args);
 
-    std::string text;
     const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;
-    if (args.layer_path == "-") {
-        std::ostringstream in;
-        in << std::cin.rdbuf();
-        text = std::move(in).str();
-    } else {
-        std::ifstream in(args.layer_path, std::ios::binary);
-        if (!in) {
-            std::cerr << fmt::format("oprec eval: cannot read `{}`\n", args.layer_path);
-            return kCannotRun;
-        }
-        std::ostringstream buf;
-        buf << in.rdbuf();
-        text = std::move(buf).str();
+    const std::optional<std::string> text = read_input(args.layer_path);
+    if (!text) {
+        std::cerr << fmt::format("oprec eval: cannot read `{}`\n", args.layer_path);
+        return kCannotRun;
     }
-    LayerDoc layer;
+    std::optional<Layer> layer;
     try {
-        layer = parse_layer_doc_text(text, name);
-        apply_edits(layer, args.edits, *program);
-        check_field_types(layer.fields, *program, name);
-    } catch (const std::exception& e) {
+        layer = records->layer(*text, name);
+        apply(*layer, args.edits);
+    } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
     }
-    const ordered_json doc = price(records, layer, args);
-    if (args.format == "json" || !args.slot.empty()) {
+    const ordered_json report = ordered_json::parse(report_text(*layer, args));
+    if (!args.slot.empty()) {
+        const ordered_json doc = slot_only(*records, report, args.slot);
         if (args.format == "json") {
             std::cout << doc.dump(2) << '\n';
         } else {
@@ -157,10 +200,17 @@ int run(const EvalArgs& args) {
             else
                 std::cout << fmt::format("{}: {} bytes ({})\n", args.slot, bytes_cell(bytes), human_cell(bytes));
         }
-    } else {
-        std::cout << layer_table(doc, layer, name);
+        return has_error(doc) ? kProblems : kOk;
     }
-    return has_error(doc) ? kProblems : kOk;
+    if (args.format == "json") {
+        std::cout << report.dump(2) << '\n';
+    } else {
+        const std::optional<Field> micro = layer->field("micro_factor");
+        const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
+        std::cout << layer_table(report, {name, std::string(node_name(layer->recompute())),
+                                          factor != nullptr ? factor->repr() : "?"});
+    }
+    return has_error(report) ? kProblems : kOk;
 }
 
 }  // namespace

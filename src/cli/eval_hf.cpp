@@ -82,9 +82,9 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
             return kOk;
         }
 
-        ReportOptions report_options;
+        ReportQuery report_options;
         if (!common.only.empty()) report_options.only = common.only;
-        ordered_json report = layer_report(records, layer, report_options);
+        ordered_json report = bound_report(records, layer, report_options);
         const std::string& kind = model.stack()[index];
         const bool full = layer.context.node == NodeKind::FullRec;
         std::optional<Value> input;
@@ -109,7 +109,8 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
                                  model.config().model_type().empty() ? "no model_type" : model.config().model_type(),
                                  model.family().name, model.stack().size(), hf::describe(shown));
         const std::string name = fmt::format("layer {} ({})", index, kind);
-        std::cout << (full ? full_recompute_table(report, layer, name, *input) : layer_table(report, layer, name));
+        std::cout << (full ? full_recompute_table(report, table_header(layer, name), *input)
+                                : layer_table(report, table_header(layer, name)));
         return has_error(report) ? kProblems : kOk;
     } catch (const hf::HfError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';

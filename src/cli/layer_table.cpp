@@ -21,9 +21,8 @@ std::optional<Value> json_value(const ordered_json& j) {
     return value_from_json(j);
 }
 
-std::string header(const LayerDoc& layer, const std::string& name) {
-    return fmt::format("{}: {} layer, micro factor {}\n\n", name, node_kind_name(layer.context.node),
-                       layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?");
+std::string header(const TableHeader& h) {
+    return fmt::format("{}: {} layer, micro factor {}\n\n", h.name, h.node, h.micro_factor);
 }
 
 // The parameters of what the layer holds: a dense feed-forward, or experts and a router.
@@ -57,8 +56,13 @@ std::string human_cell(const ordered_json& j) {
     return v ? human_bytes(v->as_double()) : "";
 }
 
-std::string layer_table(const ordered_json& doc, const LayerDoc& layer, const std::string& name) {
-    std::string out = header(layer, name);
+TableHeader table_header(const LayerDoc& layer, const std::string& name) {
+    return {name, std::string(node_kind_name(layer.context.node)),
+            layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?"};
+}
+
+std::string layer_table(const ordered_json& doc, const TableHeader& h) {
+    std::string out = header(h);
     out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "part", "slot", "bytes", "");
     const ordered_json& parts = doc["parts"];
     double layer_total = 0;
@@ -85,9 +89,8 @@ std::string layer_table(const ordered_json& doc, const LayerDoc& layer, const st
     return out + parameters(doc);
 }
 
-std::string full_recompute_table(const ordered_json& doc, const LayerDoc& layer, const std::string& name,
-                                 Value input_bytes) {
-    std::string out = header(layer, name);
+std::string full_recompute_table(const ordered_json& doc, const TableHeader& h, Value input_bytes) {
+    std::string out = header(h);
     out += "  full recompute: the layer keeps only its input and recomputes the rest in the backward\n";
     out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer (its input)", exact_bytes(input_bytes),
                        human_bytes(input_bytes.as_double()));

@@ -17,10 +17,17 @@ std::string bytes_cell(const nlohmann::ordered_json& j);
 // A report value in human units ("20.25 MiB"); "" for an error.
 std::string human_cell(const nlohmann::ordered_json& j);
 
-std::string layer_table(const nlohmann::ordered_json& report, const LayerDoc& layer, const std::string& name);
+// The header line's facts: "NOT_REC_LAYER" and the micro factor ("1", "?").
+struct TableHeader {
+    std::string name;
+    std::string node;
+    std::string micro_factor;
+};
+TableHeader table_header(const LayerDoc& layer, const std::string& name);
+
+std::string layer_table(const nlohmann::ordered_json& report, const TableHeader& header);
 // A fully recomputed layer: the records are not consulted, the layer keeps
 // only its input (`input_bytes`); then the parameters, as layer_table.
-std::string full_recompute_table(const nlohmann::ordered_json& report, const LayerDoc& layer, const std::string& name,
-                                 Value input_bytes);
+std::string full_recompute_table(const nlohmann::ordered_json& report, const TableHeader& header, Value input_bytes);
 
 }  // namespace oprec::cli

@@ -34,4 +34,18 @@ LoadOptions load_options() {
     return options;
 }
 
+RecordsOptions records_options() {
+    RecordsOptions options;
+    options.data_dir = data_dir();
+    const LoadOptions load = load_options();
+    options.search_path.assign(load.search_path.begin() + 1, load.search_path.end());  // past the stdlib
+    return options;
+}
+
+std::string render_problems(const RecordsError& e, bool color) {
+    std::string out;
+    for (const Problem& p : e.problems()) out += color ? p.rendered_color : p.rendered;
+    return out.empty() ? std::string(e.what()) : out;
+}
+
 }  // namespace oprec::cli

@@ -6,11 +6,16 @@
 #include <filesystem>
 
 #include "check/loader.h"
+#include "oprec/records.h"
 
 namespace oprec::cli {
 
 std::filesystem::path data_dir();                 // holds records/ and stdlib/
 std::filesystem::path default_records();          // records/op_records.rec
 LoadOptions load_options();                       // stdlib, then OPREC_PATH's folders
+// The same for the public API: the data dir, and OPREC_PATH's folders.
+RecordsOptions records_options();
+// A load's diagnostics as the terminal shows them.
+std::string render_problems(const RecordsError& e, bool color);
 
 }  // namespace oprec::cli

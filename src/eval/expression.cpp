@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "diag/diagnostic.h"
-#include "eval/compile.h"
-#include "eval/interp.h"
+#include "code/compile.h"
+#include "code/interp.h"
 #include "syntax/parse.h"
 
 namespace oprec {

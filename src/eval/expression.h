@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "diag/source.h"
-#include "eval/code.h"
+#include "code/code.h"
 
 namespace oprec {
 

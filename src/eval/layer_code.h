@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "check/program.h"
-#include "eval/code.h"
+#include "code/code.h"
 #include "eval/register_code.h"
 
 namespace oprec {

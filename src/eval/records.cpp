@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "eval/interp.h"
+#include "code/interp.h"
 #include "eval/register_code.h"
 
 namespace oprec {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "eval/fast_arith.h"
+#include "code/fast_arith.h"
 #include "eval/register_code.h"
 
 namespace oprec {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "eval/interp.h"
+#include "code/interp.h"
 
 namespace oprec {
 

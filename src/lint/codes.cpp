@@ -10,7 +10,7 @@ const std::vector<CodeInfo>& all_codes() {
         {"E0001", Severity::Error, "syntax-error", "the text is not a declaration or expression of the language"},
         {"E0002", Severity::Error, "invalid-utf8", "the file is not valid UTF-8 text"},
         {"E0003", Severity::Error, "nested-too-deep", "brackets or an expression nested deeper than the front end allows"},
-        // ---- the checks: src/check and src/eval/compile.cpp
+        // ---- the checks: src/check and src/code/compile.cpp
         {"E0101", Severity::Error, "duplicate-declaration", "a name, clause or vocabulary declared twice"},
         {"E0102", Severity::Error, "missing-vocabulary", "no `switches`, `layerparts` or `opvector` declaration"},
         {"E0103", Severity::Error, "unknown-op", "an op not in the op vector, or `needs` naming no op or part"},

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/compile.h"
+#include "code/compile.h"
 
 namespace oprec::lint {
 

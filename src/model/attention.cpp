@@ -43,6 +43,8 @@ Value kv_shards(const LayerConfig& ccfg) {
     return Value::integer(1);
 }
 
+bool kv_shards_reads(std::string_view field) { return field == "cp" || field == "cp_algo" || field == "n_linrec"; }
+
 Value gathered_kv_bytes(const LayerConfig& ccfg) {
     if (py::compare(py::CmpOp::Le, ccfg.number("cp"), Value::integer(1)) ||
         py::compare(py::CmpOp::Gt, kv_shards(ccfg), Value::integer(1)))

@@ -31,6 +31,8 @@ std::string_view cp_algo_name(CpAlgo algo);  // "colossalai_cp", "hybrid_cp", "u
 // Over how many CP ranks the layer's K/V are split: `cp` (its own value and
 // type) under Ulysses or when `n_linrec` is truthy (absent = 0), else int 1.
 Value kv_shards(const LayerConfig& ccfg);
+// Whether kv_shards reads `field` (so a change of it changes kv_shards).
+bool kv_shards_reads(std::string_view field);
 // Bytes per token of the other ranks' K/V a rank keeps where CP gathers
 // them: (cp-1)*2*n_kv*dh*bytes_compute / max(1, t); int 0 when cp <= 1 or
 // kv_shards > 1.

@@ -4,7 +4,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "eval/fast_arith.h"
+#include "code/fast_arith.h"
 #include "value/arith.h"
 
 namespace oprec {

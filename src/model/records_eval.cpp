@@ -29,35 +29,51 @@ Bindings RecordsEvaluator::bind(const LayerDoc& layer, const Overrides* override
     for (const auto& [field, value] : layer.fields.fields())
         if (auto it = by_name_.find(field); it != by_name_.end()) stated[it->second] = &value;
     for (NameId id = 0; id < program_.names.size(); ++id) {
-        const std::string& name = program_.names[id];
-        try {
-            if (overrides != nullptr) {
-                auto it = std::find_if(overrides->begin(), overrides->end(),
-                                       [&](const auto& o) { return o.first == name; });
-                if (it != overrides->end()) {
-                    names.set(id, it->second);
-                    continue;
-                }
+        if (overrides != nullptr) {
+            const std::string& name = program_.names[id];
+            auto it = std::find_if(overrides->begin(), overrides->end(), [&](const auto& o) { return o.first == name; });
+            if (it != overrides->end()) {
+                names.set(id, it->second);
+                continue;
             }
-            switch (sources_[id]) {
-            case Source::Context: names.set(id, layer.context.value(name)); break;
-            case Source::KvShards: names.set(id, kv_shards(layer.fields)); break;
-            case Source::Field:
-                if (const Value* v = stated[id] != nullptr ? std::get_if<Value>(stated[id]) : nullptr) {
-                    names.set(id, *v);
-                } else if (program_.defaults[id] && stated[id] == nullptr) {
-                    names.set(id, *program_.defaults[id]);
-                } else {
-                    names.set(id, layer.fields.number(name));  // raises what reading it raises
-                }
-                break;
-            }
-        } catch (const EvalError& e) {
-            // Reading the name raises this, if a formula ever reads it.
-            names.set_error(id, e.kind(), e.what());
         }
+        bind_stated(layer, id, stated[id], names);
     }
     return names;
+}
+
+void RecordsEvaluator::bind_one(const LayerDoc& layer, NameId id, Bindings& names) const {
+    bind_stated(layer, id, layer.fields.find(program_.names[id]), names);
+}
+
+void RecordsEvaluator::bind_stated(const LayerDoc& layer, NameId id, const FieldValue* stated, Bindings& names) const {
+    const std::string& name = program_.names[id];
+    try {
+        switch (sources_[id]) {
+        case Source::Context: names.set(id, layer.context.value(name)); break;
+        case Source::KvShards: names.set(id, kv_shards(layer.fields)); break;
+        case Source::Field:
+            if (const Value* v = stated != nullptr ? std::get_if<Value>(stated) : nullptr) {
+                names.set(id, *v);
+            } else if (program_.defaults[id] && stated == nullptr) {
+                names.set(id, *program_.defaults[id]);
+            } else {
+                names.set(id, layer.fields.number(name));  // raises what reading it raises
+            }
+            break;
+        }
+    } catch (const EvalError& e) {
+        // Reading the name raises this, if a formula ever reads it.
+        names.set_error(id, e.kind(), e.what());
+    }
+}
+
+std::vector<NameId> RecordsEvaluator::names_of_field(std::string_view field) const {
+    std::vector<NameId> out;
+    if (auto it = by_name_.find(field); it != by_name_.end()) out.push_back(it->second);
+    if (kv_shards_reads(field))
+        if (auto it = by_name_.find("kv_shards"); it != by_name_.end()) out.push_back(it->second);
+    return out;
 }
 
 KeepMask RecordsEvaluator::keep_mask(const LayerDoc& layer, const SwitchMap* switches) const {
@@ -132,11 +148,17 @@ Named<Value> RecordsEvaluator::layer_bytes(const LayerDoc& layer, const SwitchMa
 }
 
 PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& layer, const SwitchMap* switches,
-                             const Overrides* overrides)
+                             const Overrides* overrides, bool typed)
     : program_(&records.program()),
       layer_code_(records.layer_code_),
       names_(records.bind(layer, overrides)),
       keep_(records.keep_mask(layer, switches)) {
+    if (typed) make_typed();
+}
+
+void PreparedLayer::make_typed() {
+    typed_.reset();
+    pins_held_ = true;
     if (layer_code_->registers && names_.all_bound()) {
         typed_ = specialise(*layer_code_->registers, names_.values(), keep_.data(), /*pin=*/true);
         typed_for_ = names_.type_changes();
@@ -150,6 +172,11 @@ PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& la
 void PreparedLayer::set_name(NameId name, Value v) {
     names_.set(name, v);
     if (name < pinned_.size() && pinned_[name]) pins_held_ = pins_hold(*typed_, names_.values());
+}
+
+void PreparedLayer::rebind(const RecordsEvaluator& records, const LayerDoc& layer, NameId name) {
+    records.bind_one(layer, name, names_);
+    if (typed_ && name < pinned_.size() && pinned_[name]) pins_held_ = names_.all_bound() && pins_hold(*typed_, names_.values());
 }
 
 Named<Value> PreparedLayer::layer_bytes() const {

@@ -17,14 +17,13 @@
 #include "eval/layer_code.h"
 #include "eval/records.h"
 #include "model/layer.h"
+#include "oprec/named.h"
 
 namespace oprec {
 
 // Values that stand for the layer's fields (the ffn's `hff` at another width).
 using Overrides = std::vector<std::pair<std::string, Value>>;
 
-template <class T>
-using Named = std::vector<std::pair<std::string, T>>;  // in the records' order
 
 struct SlotQuery {
     const SwitchMap* switches = nullptr;   // explicit switches, over the context's and the layer's
@@ -43,6 +42,11 @@ public:
     // micro_factor / dropless_tok_factor, kv_shards, the field (or the
     // records' default), in that order; a name with none raises when read.
     Bindings bind(const LayerDoc& layer, const Overrides* overrides = nullptr) const;
+    // The same for one name, after the layer changed: its value or error into `names`.
+    void bind_one(const LayerDoc& layer, NameId name, Bindings& names) const;
+    // The names that stand for `field`: the field's own name, and kv_shards
+    // where the field is one kv_shards is derived from.
+    std::vector<NameId> names_of_field(std::string_view field) const;
     // 1 for an entry the layer keeps: a record with no switch, any record of a
     // layer that is not selective, else the switch's state (unstated: keep).
     KeepMask keep_mask(const LayerDoc& layer, const SwitchMap* switches = nullptr) const;
@@ -58,6 +62,7 @@ public:
 private:
     // Where a name's value comes from (overrides aside), decided once.
     enum class Source : std::uint8_t { Context, KvShards, Field };
+    void bind_stated(const LayerDoc& layer, NameId id, const FieldValue* stated, Bindings& names) const;
 
     const Program& program_;
     std::vector<Source> sources_;                           // by NameId
@@ -73,14 +78,20 @@ private:
 // pricings.
 class PreparedLayer {
 public:
+    // `typed`: specialise the register run now (a few microseconds), else
+    // on make_typed(), for a layer priced once.
     PreparedLayer(const RecordsEvaluator& records, const LayerDoc& layer, const SwitchMap* switches = nullptr,
-                  const Overrides* overrides = nullptr);
+                  const Overrides* overrides = nullptr, bool typed = true);
+    void make_typed();
+    bool has_typed() const { return typed_.has_value(); }
 
     const Program& program() const { return *program_; }
     const Bindings& names() const { return names_; }
     // A name's value changed between pricings (names_ only changes here, so
     // the typed run knows when a name's type changed, or a pinned name's value).
     void set_name(NameId name, Value v);
+    // The layer changed: read `name` from it again (RecordsEvaluator::bind_one).
+    void rebind(const RecordsEvaluator& records, const LayerDoc& layer, NameId name);
     KeepMask& keep() { return keep_; }
     const KeepMask& keep() const { return keep_; }
 

@@ -21,7 +21,7 @@ ordered_json error_json(const EvalError& e, const SourceMap* sources) {
     return {{"error", {{"kind", error_kind_name(e.kind())}, {"message", describe_error(e, sources)}}}};
 }
 
-ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportOptions& options) {
+ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const Program& p = records.program();
     const SourceMap* src = &p.sources;
     ordered_json doc;

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@
 
 namespace oprec {
 
-struct ReportOptions {
+struct ReportQuery {
     std::optional<std::string> only;  // add "only": every slot priced with this op (or part) alone
 };
 
@@ -33,7 +34,19 @@ nlohmann::ordered_json value_or_error(F&& f, const SourceMap* sources = nullptr)
 // The document: slots, parts, ops, [only], params, kv_shards,
 // gathered_kv_bytes, head_dim, activations.
 nlohmann::ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer,
-                                    const ReportOptions& options = {});
+                                    const ReportQuery& options = {});
+
+// The same document from a layer bound once (`names`, `keep`: the layer's
+// bindings and keep mask): each slot's entries evaluated once, every price
+// taken from them, and the parts as the caller priced them (or the error
+// that pricing raised). Gives layer_report's document to the bit; what
+// every command prints.
+using PartsOrError = std::variant<Named<Value>, EvalError>;
+nlohmann::ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
+                                    const KeepMask& keep, const PartsOrError& parts, const ReportQuery& options = {});
+
+// The same, binding the layer here (once).
+nlohmann::ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
 
 // "where: message" for an evaluation error, naming the slot and source position.
 std::string describe_error(const EvalError& e, const SourceMap* sources);

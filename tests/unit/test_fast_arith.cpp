@@ -1,4 +1,4 @@
-// eval/fast_arith.h's inline paths give py::'s results to the bit, and
+// code/fast_arith.h's inline paths give py::'s results to the bit, and
 // leave every error to py::.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "eval/fast_arith.h"
+#include "code/fast_arith.h"
 
 using namespace oprec;
 

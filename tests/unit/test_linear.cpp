@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "eval/expression.h"
-#include "eval/interp.h"
+#include "code/interp.h"
 #include "eval/layer_code.h"
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"

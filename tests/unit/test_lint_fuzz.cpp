@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "lint/exercise.h"
+#include "exercise.h"
 
 namespace fs = std::filesystem;
 

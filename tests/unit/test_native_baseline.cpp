@@ -11,7 +11,7 @@
 
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
-#include "model/native_baseline.h"
+#include "native_baseline.h"
 #include "model/records_eval.h"
 
 using namespace oprec;

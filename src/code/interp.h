@@ -16,8 +16,8 @@
 #include <iterator>
 #include <type_traits>
 
-#include "eval/code.h"
-#include "eval/fast_arith.h"
+#include "code/code.h"
+#include "code/fast_arith.h"
 
 namespace oprec {
 

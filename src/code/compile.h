@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "diag/diagnostic.h"
-#include "eval/code.h"
+#include "code/code.h"
 #include "syntax/ast.h"
 
 namespace oprec {

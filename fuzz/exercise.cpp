@@ -1,4 +1,4 @@
-#include "lint/exercise.h"
+#include "exercise.h"
 
 #include <stdexcept>
 

@@ -1,11 +1,11 @@
-#include "eval/compile.h"
+#include "code/compile.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
-#include "eval/interp.h"
+#include "code/interp.h"
 
 namespace oprec {
 

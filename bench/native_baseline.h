@@ -2,7 +2,7 @@
 // hand-written in C++: the yardstick the interpreter is measured against.
 // Same names (read from the same Bindings, resolved to NameIds once), same
 // keep mask, same operations in the same order and Python's arithmetic
-// (eval/fast_arith.h, which the interpreter uses too), so it prices a layer
+// (code/fast_arith.h, which the interpreter uses too), so it prices a layer
 // to the interpreter's bits; `oprec bench`, bench/ and a unit test check that.
 // It is not a second implementation to trust: edit the records and it is
 // simply stale (the cross-check then says so).

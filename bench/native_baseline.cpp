@@ -1,9 +1,9 @@
-#include "model/native_baseline.h"
+#include "native_baseline.h"
 
 #include <bit>
 #include <string_view>
 
-#include "eval/fast_arith.h"
+#include "code/fast_arith.h"
 
 namespace oprec {
 

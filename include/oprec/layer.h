@@ -1,0 +1,114 @@
+// One layer bound to its records: its fields, switches and context, read
+// once and kept bound, so that changing a field and pricing again costs a
+// few hundred nanoseconds. A Layer is a value: copy it to price variants
+// side by side; one Layer is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "oprec/errors.h"
+#include "oprec/named.h"
+#include "oprec/number.h"
+
+namespace oprec {
+
+namespace detail {
+struct LayerState;
+struct Access;
+}
+
+// How the layer is kept for backward (the reference's LayerType): kept
+// plainly, selectively recomputed (the switches decide), fully recomputed.
+enum class Recompute : std::uint8_t { None, Selective, Full };  // NOT_REC, SEL_REC, FULL_REC
+
+// A field's value: a number, a string (cp_algo), or None (stated, no value).
+using Field = std::variant<std::monostate, Number, std::string>;
+
+// A field's value from text as a command line states it: "8", "1.5e3",
+// "true", "none", or any other text as a string. Throws LayerError.
+Field parse_field(std::string_view text);
+// "None", "True", "8", "'ring'": a field as Python would show it.
+std::string field_repr(const Field& field);
+
+struct SlotBytes {
+    std::string slot;
+    std::string part;  // the layer part it adds to
+    bool held = false; // its `when` holds on this layer
+    Number bytes;
+};
+
+// One switch setting of a selective layer: bit i of `keep_bits` keeps
+// switch i of Records::switches(); bytes by part.
+struct Setting {
+    std::uint32_t keep_bits = 0;
+    Named<Number> parts;
+    Number total;
+};
+
+struct ReportOptions {
+    std::optional<std::string> only;  // also price every slot with this op (or part) alone
+    int indent = -1;                  // JSON indentation; -1: one line
+};
+
+class Layer {
+public:
+    Layer(const Layer& other);
+    Layer& operator=(const Layer& other);
+    Layer(Layer&&) noexcept;
+    Layer& operator=(Layer&&) noexcept;
+    ~Layer();
+
+    // ---- what the layer states -------------------------------------------------
+    // A field (also the context's micro_factor and dropless_tok_factor).
+    // Throws LayerError for a type the schema does not allow.
+    void set(std::string_view field, Field value);
+    void set(std::string_view field, Number value) { set(field, Field(value)); }
+    void set(std::string_view field, std::int64_t value) { set(field, Number::integer(value)); }
+    void set(std::string_view field, double value) { set(field, Number::real(value)); }
+    void erase(std::string_view field);  // no longer stated
+    // The field as stated; nullopt when it is not.
+    std::optional<Field> field(std::string_view name) const;
+    Named<Field> fields() const;
+
+    // A recompute switch (true keeps the op), over the layer's own; nullopt
+    // forgets it. Throws LayerError for a switch the records do not have.
+    void set_switch(std::string_view name, std::optional<bool> keep);
+    void set_recompute(Recompute r);
+    Recompute recompute() const;
+
+    // ---- pricing (throws PricingError, as the reference raises) -------------------
+    // The layer's bytes by part (attention, ffn, norm), in the order the held slots give.
+    Named<Number> parts() const;
+    // The parts summed, from 0.0 as the reference sums them.
+    Number total() const;
+    // One slot (held or not), with the layer's switches, or with one op (or part) alone.
+    Number slot(std::string_view slot) const;
+    Number slot(std::string_view slot, std::string_view only) const;
+    // Every slot: its part, whether held, its bytes.
+    std::vector<SlotBytes> slots() const;
+    // An op's bytes in each held slot it keeps in.
+    Named<Number> op(std::string_view op) const;
+    // Every switch setting of the layer priced as a selective layer: 2^n of them.
+    std::vector<Setting> settings() const;
+
+    // Everything, as `oprec eval --format json` prints it: slots, parts, ops,
+    // [only], params, kv_shards, gathered_kv_bytes, head_dim, activations.
+    // A value that cannot be computed is {"error": {kind, message}} in its place.
+    std::string report_json(const ReportOptions& options = {}) const;
+    // The layer document (fields, switches, context) as JSON.
+    std::string document_json(int indent = 2) const;
+
+private:
+    explicit Layer(std::unique_ptr<detail::LayerState> state);
+    std::unique_ptr<detail::LayerState> state_;
+    friend struct detail::Access;
+};
+
+}  // namespace oprec

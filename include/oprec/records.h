@@ -1,0 +1,66 @@
+// Records loaded once: a `.rec` file with its imports (or the reference's
+// YAML), checked, with the code that prices them compiled. A Records is a
+// cheap handle to shared, immutable state: copy it freely, use it from any
+// thread; every Layer made from it keeps it alive.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oprec/layer.h"
+
+namespace oprec {
+
+namespace detail {
+struct RecordsState;
+}
+
+struct RecordsOptions {
+    // Holds records/ and stdlib/; empty: the installed data, else the source
+    // tree the library was built from.
+    std::filesystem::path data_dir;
+    // Import folders searched after the standard library.
+    std::vector<std::filesystem::path> search_path;
+    // Op profiles to load with the records (what the Hugging Face front end
+    // needs): a path, or a name found like an import ("profiles.rec").
+    std::optional<std::filesystem::path> profiles;
+};
+
+class Records {
+public:
+    // The shipped records (records/op_records.rec).
+    static Records shipped(const RecordsOptions& options = {});
+    // A file, or the name of a shipped record set ("op_records", "calibrated"):
+    // throws RecordsError with every diagnostic.
+    static Records load(const std::filesystem::path& path_or_name, const RecordsOptions& options = {});
+    // Records from text; `name` stands for the file in diagnostics.
+    static Records from_text(std::string text, std::string name = "<text>", const RecordsOptions& options = {});
+
+    // The file the records were loaded from ("<text>"-like name for text).
+    const std::string& source() const;
+    // The vocabulary, in declaration order.
+    const std::vector<std::string>& slots() const;
+    const std::vector<std::string>& ops() const;       // ops, then parts
+    const std::vector<std::string>& switches() const;
+    const std::vector<std::string>& parts() const;     // the layer's parts (attention, ffn, norm)
+    bool has_profiles() const;
+
+    // A layer from its JSON document ({"fields", "switches", "context"}):
+    // throws LayerError naming the place.
+    Layer layer(std::string_view json_text, std::string_view source_name = "<layer>") const;
+    Layer layer_file(const std::filesystem::path& path) const;
+
+    // Where the shipped records and the standard library are found.
+    static std::filesystem::path default_data_dir();
+
+private:
+    explicit Records(std::shared_ptr<const detail::RecordsState> state) : state_(std::move(state)) {}
+    std::shared_ptr<const detail::RecordsState> state_;
+    friend struct detail::Access;
+};
+
+}  // namespace oprec

@@ -1,0 +1,75 @@
+// The Hugging Face front end through the API: a config and a strategy to a
+// bound Layer.
+#include <fmt/format.h>
+
+#include "api/state.h"
+#include "hf/hf_config.h"
+#include "hf/model.h"
+#include "hf/strategy.h"
+#include "oprec/hf.h"
+
+namespace oprec {
+
+namespace {
+
+hf::Strategy internal_strategy(const HfStrategy& s) {
+    hf::Strategy out;
+    out.tp = s.tp;
+    out.cp = s.cp;
+    const auto algo = hf::parse_cp_option(s.cp_algo);
+    if (!algo) throw LayerError(fmt::format("cp_algo `{}`: expected ring, ulysses or hybrid", s.cp_algo));
+    out.cp_algo = *algo;
+    out.sp = s.sp;
+    out.ep = s.ep;
+    out.etp = s.etp;
+    out.mbs = s.mbs;
+    out.seq = s.seq;
+    if (s.dtype) {
+        const auto dtype = hf::parse_dtype(*s.dtype);
+        if (!dtype) throw LayerError(fmt::format("dtype `{}`: expected bf16, fp16 or fp32", *s.dtype));
+        out.dtype = *dtype;
+    }
+    out.flash_attention = s.flash_attention;
+    out.param_casts = s.param_casts;
+    const auto recompute = hf::parse_recompute(s.recompute);
+    if (!recompute) throw LayerError(fmt::format("recompute `{}`: expected none, selective or full", s.recompute));
+    out.recompute = *recompute;
+    for (const auto& [name, keep] : s.switches) out.switches.insert_or_assign(name, Value::integer(keep ? 1 : 0));
+    out.micro_factor = detail::to_value(s.micro_factor);
+    return out;
+}
+
+}  // namespace
+
+HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,
+                 const HfModelChoice& choice) {
+    const auto& state = detail::Access::state(records);
+    if (!records.has_profiles())
+        throw LayerError(fmt::format("{}: no op profiles: load the records with RecordsOptions::profiles "
+                                     "(\"profiles.rec\")", records.source()));
+    if (choice.layer && choice.kind) throw LayerError("the layer and the kind both choose the layer: give one");
+    try {
+        const hf::Strategy s = internal_strategy(strategy);
+        const hf::HfModel model(state->program, hf::HfConfig::read(config.string()), choice.family);
+        const std::size_t index = choice.layer ? static_cast<std::size_t>(*choice.layer)
+                                  : choice.kind ? model.first_of(*choice.kind)
+                                                : model.representative_layer();
+        LayerDoc doc = model.layer(index, s);
+        HfLayer out{detail::Access::layer(std::make_unique<detail::LayerState>(state, doc)),
+                    model.config().model_type(),
+                    model.family().name,
+                    model.stack().at(index),
+                    static_cast<std::int64_t>(index),
+                    static_cast<std::int64_t>(model.stack().size()),
+                    hf::describe(model.resolved(s)),
+                    std::nullopt};
+        if (doc.context.node == NodeKind::FullRec) out.full_recompute_input = detail::to_number(model.full_recompute_input(doc));
+        return out;
+    } catch (const hf::HfError& e) {
+        throw LayerError(e.what());
+    } catch (const EvalError& e) {
+        throw detail::pricing_error(e, state->program.sources);
+    }
+}
+
+}  // namespace oprec

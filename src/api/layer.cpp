@@ -1,0 +1,269 @@
+// Layer: a layer document bound to its records once, changed in place, and
+// priced through the fast run (typed on its second pricing).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "diag/suggest.h"
+#include "model/field_text.h"
+#include "api/state.h"
+#include "hf/layer_json.h"
+#include "model/field_check.h"
+#include "model/layer_settings.h"
+#include "model/report.h"
+
+namespace oprec {
+
+using detail::LayerState;
+using detail::to_number;
+using detail::to_value;
+
+Layer::Layer(std::unique_ptr<LayerState> state) : state_(std::move(state)) {}
+Layer::Layer(const Layer& other) : state_(std::make_unique<LayerState>(*other.state_)) {}
+Layer& Layer::operator=(const Layer& other) {
+    if (this != &other) state_ = std::make_unique<LayerState>(*other.state_);
+    return *this;
+}
+Layer::Layer(Layer&&) noexcept = default;
+Layer& Layer::operator=(Layer&&) noexcept = default;
+Layer::~Layer() = default;
+
+static_assert(static_cast<int>(Recompute::Selective) == static_cast<int>(NodeKind::SelRec) &&
+              static_cast<int>(Recompute::Full) == static_cast<int>(NodeKind::FullRec));
+
+namespace {
+
+FieldValue to_field_value(const Field& f) {
+    if (const Number* n = std::get_if<Number>(&f)) return to_value(*n);
+    if (const std::string* s = std::get_if<std::string>(&f)) return *s;
+    return std::monostate{};
+}
+
+Field to_field(const FieldValue& f) {
+    if (const Value* v = std::get_if<Value>(&f)) return to_number(*v);
+    if (const std::string* s = std::get_if<std::string>(&f)) return *s;
+    return std::monostate{};
+}
+
+bool is_context_field(std::string_view field) { return field == "micro_factor" || field == "dropless_tok_factor"; }
+
+// A changed field read again by every name that stands for it.
+void rebind(LayerState& s, std::string_view field) {
+    for (NameId id : s.records->evaluator->names_of_field(field)) s.prepared.rebind(*s.records->evaluator, s.doc, id);
+}
+
+void rekeep(LayerState& s) { s.prepared.keep() = s.records->evaluator->keep_mask(s.doc); }
+
+template <class F>
+auto pricing(const LayerState& s, F&& f) {
+    try {
+        return f();
+    } catch (const EvalError& e) {
+        throw detail::pricing_error(e, s.records->program.sources);
+    }
+}
+
+// The layer's parts into s.scratch: the untyped run until a second pricing
+// of the same types asks for the typed one.
+void price_parts(LayerState& s) {
+    if (!s.prepared.runs_typed() && s.prepared.names().all_bound() && ++s.untyped_pricings >= 2) {
+        s.prepared.make_typed();
+        s.untyped_pricings = 0;
+    }
+    s.prepared.price(s.scratch);
+}
+
+Named<Number> named_parts(const LayerState& s) {
+    Named<Number> out;
+    out.reserve(s.scratch.parts.size());
+    for (std::size_t k = 0; k < s.scratch.parts.size(); ++k)
+        out.emplace_back(s.records->program.layer_parts[s.scratch.parts[k]], to_number(s.scratch.bytes[k]));
+    return out;
+}
+
+}  // namespace
+
+void Layer::set(std::string_view field, Field value) {
+    LayerState& s = *state_;
+    if (is_context_field(field)) {
+        if (std::holds_alternative<std::string>(value))
+            throw LayerError(fmt::format("context.{}: expected a number or none, got a string", field));
+        const Number* n = std::get_if<Number>(&value);
+        (field == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor) =
+            n != nullptr ? std::optional<Value>(to_value(*n)) : std::nullopt;
+    } else {
+        FieldValue v = to_field_value(value);
+        if (std::holds_alternative<std::string>(v)) {
+            LayerConfig one;
+            one.set(std::string(field), v);
+            try {
+                check_field_types(one, s.records->program, "set");
+            } catch (const LayerDocError& e) {
+                throw LayerError(e.what());
+            }
+        }
+        s.doc.fields.set(std::string(field), std::move(v));
+    }
+    rebind(s, field);
+}
+
+void Layer::erase(std::string_view field) {
+    LayerState& s = *state_;
+    if (is_context_field(field))
+        (field == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor) = std::nullopt;
+    else if (!s.doc.fields.erase(field))
+        return;
+    rebind(s, field);
+}
+
+std::optional<Field> Layer::field(std::string_view name) const {
+    const LayerState& s = *state_;
+    if (is_context_field(name)) {
+        const auto& v = name == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor;
+        return v ? Field(to_number(*v)) : Field(std::monostate{});
+    }
+    const FieldValue* v = s.doc.fields.find(name);
+    if (v == nullptr) return std::nullopt;
+    return to_field(*v);
+}
+
+Named<Field> Layer::fields() const {
+    Named<Field> out;
+    for (const auto& [name, value] : state_->doc.fields.fields()) out.emplace_back(name, to_field(value));
+    return out;
+}
+
+Field parse_field(std::string_view text) {
+    try {
+        return to_field(oprec::field_from_text(text));
+    } catch (const EvalError& e) {
+        throw LayerError(e.what());
+    }
+}
+
+std::string field_repr(const Field& field) {
+    if (const Number* n = std::get_if<Number>(&field)) return n->repr();
+    if (const std::string* s = std::get_if<std::string>(&field)) return "'" + *s + "'";
+    return "None";
+}
+
+void Layer::set_switch(std::string_view name, std::optional<bool> keep) {
+    LayerState& s = *state_;
+    const std::vector<std::string>& known = s.records->program.switches;
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::string msg = fmt::format("unknown switch `{}`", name);
+        if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
+        throw LayerError(msg);
+    }
+    // The context's switches, when stated, take precedence over the layer's own.
+    SwitchMap& target = s.doc.context.switches ? *s.doc.context.switches : s.doc.switches;
+    if (keep)
+        target.insert_or_assign(std::string(name), Value::integer(*keep ? 1 : 0));
+    else if (auto it = target.find(name); it != target.end())
+        target.erase(it);
+    rekeep(s);
+}
+
+void Layer::set_recompute(Recompute r) {
+    state_->doc.context.node = static_cast<NodeKind>(r);
+    rekeep(*state_);
+}
+
+Recompute Layer::recompute() const { return static_cast<Recompute>(state_->doc.context.node); }
+
+Named<Number> Layer::parts() const {
+    LayerState& s = *state_;
+    return pricing(s, [&] {
+        price_parts(s);
+        return named_parts(s);
+    });
+}
+
+Number Layer::total() const {
+    LayerState& s = *state_;
+    return pricing(s, [&] {
+        price_parts(s);
+        Value sum = Value::real(0.0);
+        for (const Value& v : s.scratch.bytes) sum = sum + v;
+        return to_number(sum);
+    });
+}
+
+Number Layer::slot(std::string_view slot) const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] { return to_number(s.prepared.slot(s.records->evaluator->slot_id(slot))); });
+}
+
+Number Layer::slot(std::string_view slot, std::string_view only) const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const RecordsEvaluator& r = *s.records->evaluator;
+        const SlotId id = r.slot_id(slot);
+        return to_number(price_slot(r.program(), id, s.prepared.names(), only_mask(r.program(), r.record_id(only))));
+    });
+}
+
+std::vector<SlotBytes> Layer::slots() const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const Program& p = s.records->program;
+        std::vector<SlotBytes> out;
+        for (SlotId id = 0; id < p.slots.size(); ++id)
+            out.push_back({p.slots[id].name, p.layer_parts[p.slots[id].layer_part],
+                           slot_holds(p, id, s.prepared.names()), to_number(s.prepared.slot(id))});
+        return out;
+    });
+}
+
+Named<Number> Layer::op(std::string_view op) const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const Program& p = s.records->program;
+        const RecordId record = s.records->evaluator->record_id(op);
+        const KeepMask keep = only_mask(p, record);
+        Named<Number> out;
+        for (SlotId id : p.keeps(record))
+            if (slot_holds(p, id, s.prepared.names()))
+                out.emplace_back(p.slots[id].name, to_number(price_slot(p, id, s.prepared.names(), keep)));
+        return out;
+    });
+}
+
+std::vector<Setting> Layer::settings() const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const LayerSettings table(*s.records->evaluator, s.doc);
+        std::vector<Setting> out;
+        const std::uint32_t n = 1u << table.switch_count();
+        out.reserve(n);
+        for (std::uint32_t bits = 0; bits < n; ++bits) {
+            const KeepMask keep = table.selective(bits);
+            Setting setting{bits, {}, {}};
+            for (const auto& [part, bytes] : table.parts(keep)) setting.parts.emplace_back(part, to_number(bytes));
+            setting.total = to_number(table.total(keep));
+            out.push_back(std::move(setting));
+        }
+        return out;
+    });
+}
+
+std::string Layer::report_json(const ReportOptions& options) const {
+    LayerState& s = *state_;
+    PartsOrError parts = Named<Value>{};
+    try {
+        price_parts(s);
+        auto& named = std::get<Named<Value>>(parts);
+        for (std::size_t k = 0; k < s.scratch.parts.size(); ++k)
+            named.emplace_back(s.records->program.layer_parts[s.scratch.parts[k]], s.scratch.bytes[k]);
+    } catch (const EvalError& e) {
+        parts = e;
+    }
+    ReportQuery internal;
+    internal.only = options.only;
+    return bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal)
+        .dump(options.indent);
+}
+
+std::string Layer::document_json(int indent) const { return hf::layer_doc_json(state_->doc).dump(indent); }
+
+}  // namespace oprec

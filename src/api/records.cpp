@@ -1,0 +1,120 @@
+// Records: loading, the vocabulary, and making layers.
+#include <dlfcn.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "api/state.h"
+#include "check/loader.h"
+#include "diag/diagnostic.h"
+#include "hf/load.h"
+#include "model/field_check.h"
+
+namespace oprec {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources) {
+    std::vector<Problem> problems;
+    for (const Diagnostic& d : diagnostics) {
+        Problem p;
+        p.severity = static_cast<Problem::Severity>(d.severity);
+        p.code = d.code;
+        p.message = d.message;
+        p.where = detail::position(d.span, sources);
+        p.rendered = render(d, sources);
+        p.rendered_color = render(d, sources, /*color=*/true);
+        problems.push_back(std::move(p));
+    }
+    return RecordsError(render_all(diagnostics, sources), std::move(problems));
+}
+
+LoadOptions load_options(const RecordsOptions& options) {
+    LoadOptions out;
+    out.search_path.push_back((options.data_dir.empty() ? Records::default_data_dir() : options.data_dir) / "stdlib");
+    for (const fs::path& dir : options.search_path) out.search_path.push_back(dir);
+    return out;
+}
+
+Records make(LoadResult loaded, std::string source) {
+    if (!loaded.program) throw records_error(loaded.diagnostics, loaded.sources);
+    auto state = std::make_shared<detail::RecordsState>();
+    state->source = std::move(source);
+    state->program = std::move(*loaded.program);
+    state->evaluator = std::make_unique<const RecordsEvaluator>(state->program);
+    for (const RecordInfo& r : state->program.records) state->record_names.push_back(r.name);
+    for (const SlotInfo& s : state->program.slots) state->slot_names.push_back(s.name);
+    return detail::Access::records(std::move(state));
+}
+
+// A shipped record set's name ("calibrated"), or a path.
+fs::path resolve(const fs::path& path_or_name, const RecordsOptions& options) {
+    const std::string text = path_or_name.string();
+    if (!text.empty() && text.find('/') == std::string::npos && !path_or_name.has_extension()) {
+        const fs::path shipped =
+            (options.data_dir.empty() ? Records::default_data_dir() : options.data_dir) / "records" / (text + ".rec");
+        std::error_code ec;
+        if (fs::exists(shipped, ec)) return shipped;
+    }
+    return path_or_name;
+}
+
+}  // namespace
+
+fs::path Records::default_data_dir() {
+    std::error_code ec;
+    // Beside the library (or the program linking it), installed anywhere:
+    // PREFIX/lib/liboprec.so or PREFIX/bin/oprec with PREFIX/share/oprec.
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(&Records::default_data_dir), &info) != 0 && info.dli_fname != nullptr) {
+        const fs::path beside = fs::path(info.dli_fname).parent_path().parent_path() / "share" / "oprec";
+        if (fs::exists(beside / "stdlib", ec)) return beside;
+    }
+    const fs::path installed = OPREC_INSTALL_DATADIR;
+    if (fs::exists(installed / "stdlib", ec)) return installed;
+    return OPREC_SOURCE_DIR;
+}
+
+Records Records::shipped(const RecordsOptions& options) { return load("op_records", options); }
+
+Records Records::load(const fs::path& path_or_name, const RecordsOptions& options) {
+    const fs::path path = resolve(path_or_name, options);
+    const LoadOptions load = load_options(options);
+    return make(options.profiles ? hf::load_with_profiles(path, *options.profiles, load) : load_file(path, load),
+                path.string());
+}
+
+Records Records::from_text(std::string text, std::string name, const RecordsOptions& options) {
+    std::string source = name;
+    return make(load_text(std::move(text), std::move(name), load_options(options)), std::move(source));
+}
+
+const std::string& Records::source() const { return state_->source; }
+const std::vector<std::string>& Records::slots() const { return state_->slot_names; }
+const std::vector<std::string>& Records::ops() const { return state_->record_names; }
+const std::vector<std::string>& Records::switches() const { return state_->program.switches; }
+const std::vector<std::string>& Records::parts() const { return state_->program.layer_parts; }
+bool Records::has_profiles() const { return !state_->program.profiles.families.empty(); }
+
+Layer Records::layer(std::string_view json_text, std::string_view source_name) const {
+    LayerDoc doc;
+    try {
+        doc = parse_layer_doc_text(json_text, source_name);
+        check_field_types(doc.fields, state_->program, source_name);
+    } catch (const LayerDocError& e) {
+        throw LayerError(e.what());
+    }
+    return detail::Access::layer(std::make_unique<detail::LayerState>(state_, std::move(doc)));
+}
+
+Layer Records::layer_file(const fs::path& path) const {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw LayerError("cannot read `" + path.string() + "`");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return layer(text.str(), path.string());
+}
+
+}  // namespace oprec

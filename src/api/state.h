@@ -1,0 +1,54 @@
+// What the public handles hold (include/oprec/): the checked program with
+// its evaluator, and a layer bound to it. Private to src/api.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/program.h"
+#include "model/layer.h"
+#include "model/records_eval.h"
+#include "oprec/errors.h"
+#include "oprec/number.h"
+#include "oprec/records.h"
+
+namespace oprec::detail {
+
+struct RecordsState {
+    std::string source;
+    Program program;
+    // Refers to `program`: the state is made once on the heap and never moves.
+    std::unique_ptr<const RecordsEvaluator> evaluator;
+    std::vector<std::string> record_names;
+    std::vector<std::string> slot_names;
+};
+
+struct LayerState {
+    std::shared_ptr<const RecordsState> records;
+    LayerDoc doc;
+    PreparedLayer prepared;
+    // A pricing's scratch, and how many pricings the untyped run made since
+    // the layer was bound or changed type: the second one types the run.
+    PartBytes scratch;
+    int untyped_pricings = 0;
+
+    LayerState(std::shared_ptr<const RecordsState> r, LayerDoc d)
+        : records(std::move(r)), doc(std::move(d)), prepared(*records->evaluator, doc, nullptr, nullptr, /*typed=*/false) {}
+};
+
+// Reaches the handles' private state.
+struct Access {
+    static Records records(std::shared_ptr<const RecordsState> s) { return Records(std::move(s)); }
+    static const std::shared_ptr<const RecordsState>& state(const Records& r) { return r.state_; }
+    static Layer layer(std::unique_ptr<LayerState> s) { return Layer(std::move(s)); }
+    static LayerState& state(const Layer& l) { return *l.state_; }
+};
+
+Number to_number(const Value& v);
+Value to_value(const Number& n);
+// An evaluation error as the public type, its position from the records' sources.
+PricingError pricing_error(const EvalError& e, const SourceMap& sources);
+Position position(const Span& span, const SourceMap& sources);
+
+}  // namespace oprec::detail
