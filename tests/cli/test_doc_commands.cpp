@@ -92,7 +92,7 @@ std::string with_binary(std::string command) {
 
 }  // namespace
 
-TEST_CASE("every `$ build/oprec` command in README.md and docs/ prints what it shows", "[cli][readme]") {
+TEST_CASE("the build/oprec commands in README.md and docs/ print what they show", "[cli][readme]") {
     std::vector<Example> all = examples_in("README.md");
     CHECK(all.size() >= 3);  // eval, --hf, lint at least
     for (const auto& entry : std::filesystem::directory_iterator(std::string(OPREC_SOURCE_DIR) + "/docs"))
