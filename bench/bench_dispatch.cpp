@@ -1,7 +1,7 @@
 // What one register instruction costs at least: the run_registers loop on
 // made-up code, so a layer's pricing can be read as dispatches times this
 // floor plus its arithmetic. Not a target: it says where the time of a
-// layer's run goes (README, Performance).
+// layer's run goes (docs/performance.md).
 //   /0  instructions that do almost nothing (set a memo bit): the dispatch alone
 //   /1  independent float multiplications: dispatch, two cells read, one written
 //   /2  the same multiplications, each reading the one before: latency too

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads Google Benchmark's JSON (oprec_bench --benchmark_out) and `oprec bench
---format json`, and prints issue 7's targets as ratios within this one run, and issue 4's
-for a large lint.
+--format json`, and prints the speed targets (docs/performance.md) as ratios within
+this one run, and the large lint's.
 
 CPU time throughout: on a shared machine wall time measures the queue."""
 import json
@@ -68,9 +68,9 @@ def main(bench_json, *oprec_bench_json):
         target(f"oprec eval {label}, process start to exit (CPU)", ev / 1e6 if ev else None, 20, " ms")
     repl = runs.get("BM_Repl_ResidentMemory/iterations:5/manual_time")
     target("REPL peak resident memory", repl.get("max_rss_MB") if repl and not repl.get("error_occurred") else None, 30, " MB")
-    # Issue 4: "well under a second".
+    # The linter's target: "well under a second".
     lint = ns("BM_Lint_10000Slots/iterations:3/manual_time")
-    target("lint of a 10,000-slot records file (issue 4)", lint / 1e6 if lint else None, 1000, " ms")
+    target("lint of a 10,000-slot records file", lint / 1e6 if lint else None, 1000, " ms")
     load = ns("BM_Load_10000Slots/iterations:3/manual_time")
     if load is not None:
         rows.append(("load and check of a 10,000-slot records file", f"{load / 1e6:.0f} ms", "", ""))

@@ -66,7 +66,7 @@ private:
     nlohmann::json doc_;
 };
 
-// The aliases of a canonical key, first present wins (§2.3 of the domain
+// The aliases of a canonical key, first present wins (docs/domain.md §2.3, the domain
 // note, plus Mixtral's raw `num_local_experts`). A key with no aliases is
 // its own.
 std::vector<std::string_view> aliases(std::string_view canonical);

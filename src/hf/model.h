@@ -1,7 +1,7 @@
 // From a Hugging Face config to layer documents: the family (op profile)
 // the model's name chooses, the layer stack (each layer's kind), and a
 // layer's config under a strategy, as the reference's HF parser, derive and
-// apply_family steps build it (domain note §2.3, §1).
+// apply_family steps build it (docs/domain.md §2.3, §1).
 #pragma once
 
 #include <cstddef>
@@ -54,7 +54,7 @@ public:
 
     // A fully recomputed layer keeps only its input: micro_factor *
     // bytes_compute * s * b * h / shard_recompute_input, the shard being t
-    // when the family shards activations, else 1 (§3.4).
+    // when the family shards activations, else 1 (docs/domain.md §3.4).
     Value full_recompute_input(const LayerDoc& layer) const;
     Value shard_recompute_input(const LayerDoc& layer) const;
 

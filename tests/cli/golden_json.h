@@ -1,5 +1,5 @@
 // Comparing what `oprec` writes as JSON with the golden vectors' encoded
-// values (FORMAT.md): ints by their digits, floats by the bits of the
+// values (tests/golden/FORMAT.md): ints by their digits, floats by the bits of the
 // double the JSON number parses to, bools, errors by kind, dicts in order.
 #pragma once
 

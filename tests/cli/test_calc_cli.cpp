@@ -26,7 +26,7 @@ const json& expr_cases() {
 
 bool has(const json& list, const char* item) { return std::find(list.begin(), list.end(), item) != list.end(); }
 
-// The same scope as the library's golden test (test_expr_golden.cpp, FORMAT.md).
+// The same scope as the library's golden test (tests/golden/test_expr_golden.cpp, tests/golden/FORMAT.md).
 bool in_scope(const json& c) {
     const json& r = c["result"];
     if (r.contains("type") && (r["type"] == "complex" || r["type"] == "other")) return false;

@@ -1,5 +1,5 @@
 // The `oprec` command on Hugging Face configs: `oprec eval --hf` on the
-// bundled examples (the worked numbers of the domain note §2.4), its errors
+// bundled examples (the worked numbers of docs/domain.md §2.4), its errors
 // (exit 2, naming the key), and `oprec sweep`: CSV, JSON, the Pareto table,
 // the budget, and Ctrl-C writing out what was priced.
 #include <catch2/catch.hpp>

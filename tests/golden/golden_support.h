@@ -1,4 +1,4 @@
-// Reading the golden vectors (tests/golden/*.json, see FORMAT.md): a case's
+// Reading the golden vectors (tests/golden/*.json, see tests/golden/FORMAT.md): a case's
 // layer config and evaluation context, encoded values, and comparing what
 // we compute with what the reference computed, bit for bit.
 #pragma once

@@ -22,7 +22,7 @@ bool has(const json& list, const char* item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// FORMAT.md: out of scope are complex/other results, ints beyond int64, and
+// tests/golden/FORMAT.md: out of scope are complex/other results, ints beyond int64, and
 // max/min used other than as a direct call, or `__builtins__`.
 bool in_scope(const json& c) {
     const json& r = c["result"];

@@ -62,7 +62,7 @@ TEST_CASE("records golden cases match the reference bit for bit", "[golden][reco
     const RecordsEvaluator records(testing::shipped_records());
     int cases = 0;
     for (const json& c : records_cases()["cases"]) {
-        if (c["context"]["switches_in"] == "ctx_object_ignored") continue;  // out of scope (FORMAT.md)
+        if (c["context"]["switches_in"] == "ctx_object_ignored") continue;  // out of scope (tests/golden/FORMAT.md)
         const LayerDoc layer = golden::layer_doc(c);
         const SwitchMap explicit_switches = golden::switch_map(c["explicit_switches"]);
         const json& out = c["outputs"];

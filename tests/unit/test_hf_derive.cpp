@@ -1,5 +1,5 @@
 // From a Hugging Face config.json to priced layers: the worked layer configs
-// and bytes of the domain note §2.4 (tp=4, cp=2, b=1, s=4096, bf16) on the
+// and bytes of docs/domain.md §2.4 (tp=4, cp=2, b=1, s=4096, bf16) on the
 // bundled examples, the derivation rules of §2.3 and §1, and errors that
 // name the key at fault.
 #include <catch2/catch.hpp>

@@ -65,13 +65,13 @@ LayerConfig small_layer() {
                  {"n_exp", I(4)}, {"n_shared_exp", I(1)}, {"etp", I(1)}, {"n_normOp", I(2)}});
 }
 
-// DeepSeek-V3's attention (domain §5, test_layer_block 4).
+// DeepSeek-V3's attention (docs/domain.md §5, test_layer_block 4).
 LayerConfig deepseek_v3() {
     return make({{"h", I(7168)}, {"a", I(128)}, {"n_kv", I(128)}, {"dh", I(128)}, {"dhr", I(64)},
                  {"dc_q", I(1536)}, {"dc_kv", I(512)}, {"n_attMM", I(4)}});
 }
 
-// The shared facts of domain §2.4's worked configs (biases stated False).
+// The shared facts of docs/domain.md §2.4's worked configs (biases stated False).
 LayerConfig worked(std::int64_t h, std::int64_t a, std::int64_t n_kv) {
     return make({{"h", I(h)}, {"a", I(a)}, {"n_kv", I(n_kv)}, {"dh", I(128)}, {"dhr", I(0)},
                  {"dc_q", I(0)}, {"dc_kv", I(0)}, {"n_attMM", I(4)}, {"n_ffMM", I(3)},

@@ -1,4 +1,4 @@
-// The numbers the reference's own tests pin (domain.md §5: test_layer_block,
+// The numbers the reference's own tests pin (docs/domain.md §5: test_layer_block,
 // test_op_records) and the worked layers of §2.4 (Llama-2-7B, Mixtral-8x7B,
 // DeepSeek-V3 dense and MoE at tp=4, cp=2, s=4096, bf16), each a named
 // case, priced through the shipped records (the bundled examples/*.json
@@ -97,7 +97,7 @@ LayerDoc qknorm_layer(std::int64_t n_qknorm) {
 
 }  // namespace
 
-// ---- test_layer_block (domain.md §5) -----------------------------------------
+// ---- test_layer_block (docs/domain.md §5) ------------------------------------
 
 TEST_CASE("test_layer_block 1: a plain layer keeps the softmax whatever its switch", "[reference]") {
     LayerDoc doc = score_layer();
@@ -153,7 +153,7 @@ TEST_CASE("test_layer_block 9: a QK-norm is recomputed with the norms", "[refere
     CHECK(activations::norm(shipped(), doc).as_double() == 0.0);
 }
 
-// ---- test_op_records (domain.md §5) --------------------------------------------
+// ---- test_op_records (docs/domain.md §5) ---------------------------------------
 
 TEST_CASE("test_op_records 3: a slot reads only its branch", "[reference]") {
     const Program p = load_records_text(
@@ -198,7 +198,7 @@ TEST_CASE("test_op_records 4: Python's arithmetic, bit for bit", "[reference]") 
     CHECK(reads == std::vector<std::string>{"n", "h", "w", "b", "d", "a"});
 }
 
-// ---- the worked layers of domain.md §2.4: plain layers -----------------------------
+// ---- the worked layers of docs/domain.md §2.4: plain layers ------------------------
 
 TEST_CASE("§2.4 Llama-2-7B: a plain layer's slots and total", "[reference][worked]") {
     const LayerDoc doc = example("llama2-7b");
