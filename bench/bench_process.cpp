@@ -69,7 +69,7 @@ void BM_EvalJsonl_Throughput(benchmark::State& state) {
     const std::string input = temp_file("layers-" + std::to_string(lines) + ".jsonl", jsonl(lines));
     for (auto _ : state) {
         double cpu = 0;
-        if (run_process({OPREC_BINARY, "eval", "--jsonl"}, input, nullptr, &cpu) != 0)
+        if (run_process({OPREC_BINARY, "eval", "--jsonl", "--format", "json"}, input, nullptr, &cpu) != 0)
             return state.SkipWithError("oprec eval --jsonl failed");
         state.SetIterationTime(cpu);
     }

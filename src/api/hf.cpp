@@ -55,7 +55,7 @@ HfLayer hf_layer(const Records& records, const std::filesystem::path& config, co
                                   : choice.kind ? model.first_of(*choice.kind)
                                                 : model.representative_layer();
         LayerDoc doc = model.layer(index, s);
-        HfLayer out{detail::Access::layer(std::make_unique<detail::LayerState>(state, doc)),
+        HfLayer out{detail::Access::layer(std::make_unique<detail::LayerState>(state, config.string(), doc)),
                     model.config().model_type(),
                     model.family().name,
                     model.stack().at(index),

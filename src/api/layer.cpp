@@ -97,7 +97,7 @@ void Layer::set(std::string_view field, Field value) {
             LayerConfig one;
             one.set(std::string(field), v);
             try {
-                check_field_types(one, s.records->program, "set");
+                check_field_types(one, s.records->program, s.source);
             } catch (const LayerDocError& e) {
                 throw LayerError(e.what());
             }

@@ -106,7 +106,7 @@ Layer Records::layer(std::string_view json_text, std::string_view source_name) c
     } catch (const LayerDocError& e) {
         throw LayerError(e.what());
     }
-    return detail::Access::layer(std::make_unique<detail::LayerState>(state_, std::move(doc)));
+    return detail::Access::layer(std::make_unique<detail::LayerState>(state_, std::string(source_name), std::move(doc)));
 }
 
 Layer Records::layer_file(const fs::path& path) const {

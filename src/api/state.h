@@ -26,6 +26,7 @@ struct RecordsState {
 
 struct LayerState {
     std::shared_ptr<const RecordsState> records;
+    std::string source;  // the document's name, for messages
     LayerDoc doc;
     PreparedLayer prepared;
     // A pricing's scratch, and how many pricings the untyped run made since
@@ -33,8 +34,8 @@ struct LayerState {
     PartBytes scratch;
     int untyped_pricings = 0;
 
-    LayerState(std::shared_ptr<const RecordsState> r, LayerDoc d)
-        : records(std::move(r)), doc(std::move(d)), prepared(*records->evaluator, doc, nullptr, nullptr, /*typed=*/false) {}
+    LayerState(std::shared_ptr<const RecordsState> r, std::string name, LayerDoc d)
+        : records(std::move(r)), source(std::move(name)), doc(std::move(d)), prepared(*records->evaluator, doc, nullptr, nullptr, /*typed=*/false) {}
 };
 
 // Reaches the handles' private state.

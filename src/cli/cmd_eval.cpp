@@ -42,11 +42,13 @@ std::pair<std::string, std::string> split_edit(const std::string& edit, const ch
 void apply(Layer& layer, const LayerEdits& edits) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split_edit(edit, "--set");
+        Field value;
         try {
-            layer.set(name, parse_field(text));
+            value = parse_field(text);
         } catch (const LayerError& e) {
             throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
         }
+        layer.set(name, std::move(value));  // a type the schema refuses: named by the document's place
     }
     for (const std::string& edit : edits.switches) {
         auto [name, text] = split_edit(edit, "--switch");

@@ -21,7 +21,12 @@ Value shared_experts(const RecordsEvaluator& r, const LayerDoc& layer) { return 
 Value routed_experts(const RecordsEvaluator& r, const LayerDoc& layer) { return r.slot_bytes(layer, "routed"); }
 
 Value ffn_moe(const RecordsEvaluator& r, const LayerDoc& layer) {
-    return routed_experts(r, layer) + shared_experts(r, layer) + ffn_router(r, layer);
+    // Sequenced as Python evaluates the sum, left to right: the operands of
+    // a C++ `+` are unsequenced, and the first to raise is the error.
+    const Value routed = routed_experts(r, layer);
+    const Value shared = shared_experts(r, layer);
+    const Value both = routed + shared;
+    return both + ffn_router(r, layer);
 }
 
 Value norm(const RecordsEvaluator& r, const LayerDoc& layer) { return r.slot_bytes(layer, "norm"); }

@@ -128,8 +128,9 @@ ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer
             if (const EvalError* e = std::get_if<EvalError>(&v)) throw *e;
             return std::get<Value>(v);
         };
-        const Value a = get(routed), b = get(shared), c = get(router);  // Python's order
-        return a + b + c;
+        const Value a = get(routed), b = get(shared);  // Python's order: ((a + b) + c)
+        const Value both = a + b;
+        return both + get(router);
     });
     doc["activations"] = {
         {"qkv", priced_json(activation("qkv"), src)},     {"score", priced_json(activation("score"), src)},
