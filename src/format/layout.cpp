@@ -191,11 +191,11 @@ public:
         }
         if (best <= 5) {
             pieces(b, e, start, indent, at);
-        } else if (group_c > group_o + 1) {
-            const std::size_t col = start + cols_[group_o] - cols_[b];
-            split(group_o + 1, group_c, col + 1, col + 1);
         } else if (best == 6) {
             fill(b, e, start, indent, at);
+        } else if (group_c > group_o + 1) {  // one term: break inside its widest brackets
+            const std::size_t col = start + cols_[group_o] - cols_[b];
+            split(group_o + 1, group_c, col + 1, col + 1);
         }
     }
 
