@@ -7,10 +7,11 @@ import pathlib
 import re
 import sys
 
-ORDER = ["diag", "value", "syntax", "code", "check", "eval", "model", "hf", "api", "lint", "repl", "cli"]
+ORDER = ["diag", "value", "syntax", "format", "yaml", "code", "check", "convert", "eval", "model", "hf", "api",
+         "lint", "repl", "cli"]
 # lint needs the loader and the linter's own analyses, not the evaluator.
 ALLOWED = {stage: set(ORDER[: i + 1]) for i, stage in enumerate(ORDER)}
-ALLOWED["lint"] = {"diag", "value", "syntax", "code", "check", "lint"}
+ALLOWED["lint"] = {"diag", "value", "syntax", "format", "yaml", "code", "check", "lint"}
 
 src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
 bad = []

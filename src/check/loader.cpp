@@ -7,6 +7,7 @@
 
 #include "check/checker.h"
 #include "syntax/parse.h"
+#include "yaml/records_yaml.h"
 
 namespace oprec {
 
@@ -70,7 +71,9 @@ public:
         std::string key = canonical(path);
         FileId id = out_.sources.add(path.string(), std::move(text));
         index_[key] = Entry{id, true};
-        ast::Module module = parse_module(out_.sources, id, out_.diagnostics);
+        // The reference's YAML records read into the same AST (src/yaml).
+        ast::Module module = yaml::is_yaml_path(path) ? yaml::read_records(out_.sources, id, out_.diagnostics)
+                                                      : parse_module(out_.sources, id, out_.diagnostics);
         for (const ast::Decl& d : module.decls)
             if (const auto* imp = std::get_if<ast::ImportDecl>(&d)) import(id, path, *imp);
         index_[key].on_path = false;
@@ -156,6 +159,8 @@ void finish(LoadResult& result, Loader& loader) {
     if (!front_end_errors) {
         std::vector<Diagnostic> checks;
         program = check_program(result.modules, checks);
+        for (std::size_t i = 0; i < result.modules.size(); ++i)
+            if (yaml::is_yaml_path(result.files[i])) yaml::point_into_yaml(result.modules[i], checks);
         result.diagnostics.insert(result.diagnostics.end(), checks.begin(), checks.end());
     }
     loader.note_imports();

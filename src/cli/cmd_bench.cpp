@@ -2,7 +2,7 @@
 // `zstd -b` or `openssl speed` measure theirs: the layer's parts (every
 // `when`, every held slot, by part), each held slot alone, and all 2^n
 // switch settings, each in a loop, with the same formulas hand-written in
-// C++ beside where the library has them (model/native_baseline.h).
+// C++ beside where the library has them (bench/native_baseline.h).
 #include <algorithm>
 #include <chrono>
 #include <fstream>

@@ -17,5 +17,8 @@ void add_bench_command(CLI::App& app, int& exit_code);
 void add_sweep_command(CLI::App& app, int& exit_code);
 void add_repl_command(CLI::App& app, int& exit_code);
 void add_lint_command(CLI::App& app, int& exit_code);
+void add_fmt_command(CLI::App& app, int& exit_code);
+void add_import_command(CLI::App& app, int& exit_code);
+void add_export_command(CLI::App& app, int& exit_code);
 
 }  // namespace oprec::cli

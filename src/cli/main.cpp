@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
     oprec::cli::add_sweep_command(app, exit_code);
     oprec::cli::add_repl_command(app, exit_code);
     oprec::cli::add_lint_command(app, exit_code);
+    oprec::cli::add_fmt_command(app, exit_code);
+    oprec::cli::add_import_command(app, exit_code);
+    oprec::cli::add_export_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

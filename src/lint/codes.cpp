@@ -10,6 +10,7 @@ const std::vector<CodeInfo>& all_codes() {
         {"E0001", Severity::Error, "syntax-error", "the text is not a declaration or expression of the language"},
         {"E0002", Severity::Error, "invalid-utf8", "the file is not valid UTF-8 text"},
         {"E0003", Severity::Error, "nested-too-deep", "brackets or an expression nested deeper than the front end allows"},
+        {"E0004", Severity::Error, "fmt-would-change-meaning", "oprec fmt refused a layout that would not parse to the same module (a formatter bug)"},
         // ---- the checks: src/check and src/code/compile.cpp
         {"E0101", Severity::Error, "duplicate-declaration", "a name, clause or vocabulary declared twice"},
         {"E0102", Severity::Error, "missing-vocabulary", "no `switches`, `layerparts` or `opvector` declaration"},
@@ -40,6 +41,10 @@ const std::vector<CodeInfo>& all_codes() {
         {"E0144", Severity::Error, "bad-default-kind", "a default kind that is not a kind of the profile, or stated twice"},
         {"E0145", Severity::Error, "bad-profile-setting", "an unknown run setting, a model default outside the schema, or a value that is not a constant"},
         {"E0146", Severity::Error, "bad-prefix", "a model-name prefix that is empty, has capitals, or another profile claims"},
+        // ---- the reference's YAML records: src/yaml
+        {"E0150", Severity::Error, "yaml-syntax", "a .yaml/.yml records file that is not YAML"},
+        {"E0151", Severity::Error, "yaml-unknown-key", "a key the reference's YAML records do not have"},
+        {"E0152", Severity::Error, "yaml-shape", "a YAML value of the wrong kind, a name that is not one, or a required key missing"},
         // ---- the linter: src/lint
         {code::kUnknownName, Severity::Warning, "unknown-name", "a name no field, context value, default or parameter provides"},
         {code::kUnusedSwitch, Severity::Warning, "unused-switch", "a switch no op or part uses"},

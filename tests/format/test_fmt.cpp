@@ -1,0 +1,220 @@
+// oprec fmt: idempotent and meaning-preserving over every .rec of the repo
+// and the fuzz corpus, every comment kept; the shipped records and stdlib
+// kept formatted; the layout's rules; the command's modes.
+#include <catch2/catch.hpp>
+
+#include <antlr4-runtime.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "RecLexer.h"
+#include "format/format.h"
+#include "format/print.h"
+#include "syntax/parse.h"
+
+using namespace oprec;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Every .rec under the source tree (but build output), the fuzz corpus included.
+std::vector<fs::path> rec_files() {
+    std::vector<fs::path> files;
+    const fs::path root = OPREC_SOURCE_DIR;
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+        const std::string name = it->path().filename().string();
+        if (it->is_directory() && (name.starts_with("build") || name.starts_with("."))) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_regular_file() && it->path().extension() == ".rec") files.push_back(it->path());
+    }
+    for (const char* dir : {"/fuzz/seeds", "/fuzz/regressions"})
+        for (const auto& e : fs::directory_iterator(root.string() + dir))
+            if (e.is_regular_file() && e.path().extension() != ".rec" && e.path().filename() != "README.md")
+                files.push_back(e.path());
+    return files;
+}
+
+// The comments of a text, in order, as the lexer finds them.
+std::vector<std::string> comments(const std::string& text) {
+    antlr4::ANTLRInputStream input(text);
+    oprec_gen::RecLexer lexer(&input);
+    lexer.removeErrorListeners();
+    std::vector<std::string> out;
+    for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken())
+        if (t->getType() == oprec_gen::RecLexer::COMMENT) {
+            std::string c = t->getText();
+            while (!c.empty() && (c.back() == ' ' || c.back() == '\t')) c.pop_back();
+            out.push_back(c);
+        }
+    return out;
+}
+
+std::optional<std::string> module_text(const std::string& text) {
+    SourceMap sources;
+    std::vector<Diagnostic> diags;
+    const ast::Module m = parse_module(sources, sources.add("x.rec", text), diags);
+    if (!diags.empty()) return std::nullopt;
+    return format::module_source(m);
+}
+
+std::string fmt(const std::string& text) {
+    const format::Formatted f = format::format_source(text, "x.rec");
+    REQUIRE(f.ok());
+    return *f.text;
+}
+
+}  // namespace
+
+TEST_CASE("fmt is idempotent, keeps meaning and comments, over every .rec", "[fmt]") {
+    int formatted = 0, refused = 0;
+    for (const fs::path& file : rec_files()) {
+        INFO(file.string());
+        const std::string text = read(file);
+        const format::Formatted once = format::format_source(text, file.string());
+        if (!once.ok()) {  // does not parse: refused with where and why, as the parser says
+            CHECK_FALSE(module_text(text));
+            REQUIRE_FALSE(once.diagnostics.empty());
+            CHECK(once.diagnostics.front().span.line > 0);
+            ++refused;
+            continue;
+        }
+        ++formatted;
+        CHECK(fmt(*once.text) == *once.text);
+        CHECK(module_text(*once.text) == module_text(text));
+        CHECK(comments(*once.text) == comments(text));
+    }
+    CHECK(formatted >= 10);
+}
+
+TEST_CASE("the shipped records and stdlib are formatted", "[fmt]") {
+    for (const char* file : {"/records/op_records.rec", "/records/calibrated.rec", "/stdlib/vocabulary.rec",
+                             "/stdlib/fields.rec", "/stdlib/ffn.rec", "/stdlib/profiles.rec"}) {
+        const fs::path path = std::string(OPREC_SOURCE_DIR) + file;
+        if (!fs::exists(path)) continue;
+        INFO(file << " (run `oprec fmt " << file + 1 << "`)");
+        const std::string text = read(path);
+        CHECK(fmt(text) == text);
+    }
+}
+
+TEST_CASE("fmt's layout", "[fmt]") {
+    SECTION("spacing, indentation, one entry a line, blank lines") {
+        CHECK(fmt("\n\nimport   \"v.rec\"\n\n\n\ndefault x=-1\n") == "import \"v.rec\"\n\ndefault x = -1\n");
+        CHECK(fmt("slot a in b when n_exp!=1 {\n\n  bytes=total*max(1,2)**-x  # why\n    c = (a+b)\n\n}\n") ==
+              "slot a in b when n_exp != 1 {\n    bytes = total * max(1, 2) ** -x  # why\n    c = (a + b)\n}\n");
+        CHECK(fmt("slot a in b { bytes = total\n c = - x if not y else +z }\n") ==
+              "slot a in b {\n    bytes = total\n    c = -x if not y else +z\n}\n");
+        CHECK(fmt("fn f(a, b) = a - -b\n   # c\nop x\n") == "fn f(a, b) = a - -b\n# c\nop x\n");
+    }
+    SECTION("the author's breaks inside brackets, hanging and visual") {
+        const std::string text =
+            "fn f(w) = (\n"
+            "  1 * w\n"
+            "          + (2 * w\n"
+            "  + 3)\n"
+            "     )\n";
+        CHECK(fmt(text) == "fn f(w) = (\n    1 * w\n    + (2 * w\n       + 3)\n)\n");
+    }
+    SECTION("the author's alignment") {
+        CHECK(fmt("field h      : int\nfield abc    : int\n") == "field h      : int\nfield abc    : int\n");
+        CHECK(fmt("op a   # one\nop bb  # two\n") == "op a   # one\nop bb  # two\n");
+    }
+    SECTION("a formula too long is broken at its loosest operators") {
+        const std::string longest =
+            "slot a in b {\n    bytes = aaaaaaaaaa * bbbbbbbbbb + cccccccccc * dddddddddd + eeeeeeeeee * ffffffffff "
+            "+ gggggggggg * total if hhhhhhhhhh else 0\n}\n";
+        const std::string out = fmt(longest);
+        CHECK(out ==
+              "slot a in b {\n"
+              "    bytes = (\n"
+              "        aaaaaaaaaa * bbbbbbbbbb\n"
+              "        + cccccccccc * dddddddddd\n"
+              "        + eeeeeeeeee * ffffffffff\n"
+              "        + gggggggggg * total\n"
+              "        if hhhhhhhhhh else\n"
+              "        0\n"
+              "    )\n"
+              "}\n");
+        CHECK(fmt(out) == out);
+    }
+    SECTION("a file that does not parse is refused with its place") {
+        const format::Formatted f = format::format_source("op a\nslot x in y {\n  bytes = (total\n", "bad.rec");
+        REQUIRE_FALSE(f.ok());
+        REQUIRE_FALSE(f.diagnostics.empty());
+        CHECK(f.diagnostics.front().code == "E0001");
+        CHECK(f.sources.where(f.diagnostics.front().span).starts_with("bad.rec:"));
+    }
+}
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;
+};
+
+Run run(const std::string& command) {
+    Run r{-1, ""};
+    FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("oprec fmt: in place, --check, --diff, stdin, a file that does not parse", "[fmt][cli]") {
+    const fs::path dir = fs::temp_directory_path() / ("oprec_fmt_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string bin = OPREC_BINARY;
+    const fs::path messy = dir / "messy.rec", clean = dir / "clean.rec", bad = dir / "bad.rec";
+    std::ofstream(messy) << "op  a\ndefault x=1  # one\n";
+    std::ofstream(clean) << "op a\n";
+    std::ofstream(bad) << "op a\nslot {\n";
+
+    Run check = run(bin + " fmt --check " + messy.string() + " " + clean.string());
+    CHECK(check.status == 1);
+    CHECK(check.out == messy.string() + "\n");  // only the file that would change
+    CHECK(read(messy) == "op  a\ndefault x=1  # one\n");
+
+    Run diff = run(bin + " fmt --diff " + messy.string());
+    CHECK(diff.status == 0);
+    CHECK(diff.out.starts_with("--- " + messy.string() + "\n"));
+    CHECK(diff.out.find("\n-default x=1  # one\n") != std::string::npos);
+    CHECK(diff.out.find("\n+default x = 1  # one\n") != std::string::npos);
+
+    Run in_place = run(bin + " fmt " + messy.string());
+    CHECK(in_place.status == 0);
+    CHECK(read(messy) == "op a\ndefault x = 1  # one\n");
+    CHECK(run(bin + " fmt --check " + messy.string()).status == 0);
+
+    Run stdin_run = run("printf 'op   b\\n' | " + bin + " fmt");
+    CHECK(stdin_run.status == 0);
+    CHECK(stdin_run.out == "op b\n");
+
+    Run refused = run(bin + " fmt " + bad.string());
+    CHECK(refused.status == 1);
+    CHECK(read(bad) == "op a\nslot {\n");  // untouched
+    Run where = run(bin + " fmt " + bad.string() + " 2>&1 >/dev/null | head -1; true");
+    CHECK(where.out.starts_with(bad.string() + ":2:6: error:"));
+
+    // Nothing but the files themselves is left behind (no temporaries).
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 3);
+    fs::remove_all(dir);
+}
