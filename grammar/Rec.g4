@@ -52,13 +52,14 @@ fieldType   : name ('|' name)* optional='?'? ;
 // The op profiles of the architecture families (stdlib/profiles.rec): a
 // family's op counts per layer kind, in the order of `opvector` or by name,
 // its default kind, its run and model defaults, and the model-name prefixes
-// that choose it. A top-level `run` states the run default of every family.
+// that choose it. A model default may hold only for model names with one of
+// its own prefixes (`model qkv_bias = True matches "qwen2"`). A top-level `run` states the run default of every family.
 runDecl     : 'run' name '=' expr ;
 profileDecl : 'profile' name ('matches' STRING (',' STRING)*)?
               '{' NEWLINE* (profileItem (NEWLINE+ profileItem)*)? NEWLINE* '}' ;
 profileItem : 'kind' name flavour* '=' opCounts     # kindItem
             | 'default' 'kind' name                 # defaultKindItem
-            | which=('run' | 'model') name '=' expr # settingItem
+            | which=('run' | 'model') name '=' expr ('matches' STRING (',' STRING)*)? # settingItem
             ;
 // `ffn dense`, `attention linear`: what a kind changes of the model's layer.
 flavour     : name name ;

@@ -39,7 +39,7 @@ public:
         std::map<std::string, Span> seen_runs;
         for (const ast::SettingDecl* r : runs)
             if (!duplicate(seen_runs, r->name, "run default"))
-                if (auto v = constant(*r)) out_.run_defaults.push_back({r->name.text, *v, r->name.span});
+                if (auto v = constant(*r)) out_.run_defaults.push_back({r->name.text, *v, r->name.span, {}});
         if (!profiles.empty() && op_vector_.empty()) {
             error(profiles.front()->span, kNoOpVector,
                   "op profiles need the op vector their counts follow (import \"vocabulary.rec\")");
@@ -241,9 +241,41 @@ private:
         for (const ProfileSetting& r : out_.run_defaults) run_names.push_back(r.name);
         std::map<std::string, Span> seen_run, seen_model;
         for (const ast::SettingDecl& s : p.settings) {
-            if (duplicate(s.model ? seen_model : seen_run, s.name, s.model ? "model default" : "run setting",
-                          fmt::format(" of profile `{}`", p.name.text)))
+            if (!s.model && !s.matches.empty()) {
+                error(s.matches.front().span, kSetting,
+                      fmt::format("run setting `{}` takes no `matches`: a run setting holds for every model of the "
+                                  "family (a `model` default may hold for some names)", s.name.text));
                 continue;
+            }
+            std::vector<std::string> own;
+            bool bad_prefix = false;
+            for (const ast::Ident& m : s.matches) {
+                std::string lower = m.text;
+                std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+                if (m.text.empty() || lower != m.text) {
+                    Diagnostic& d = error(m.span, kPrefix,
+                                          m.text.empty() ? std::string("an empty prefix would match every model name "
+                                                                       "(leave out `matches` for that)")
+                                                         : fmt::format("prefix \"{}\" has capitals: it is matched "
+                                                                       "against the lower-cased model name", m.text));
+                    if (!m.text.empty()) d.fix = fix(m.span, "\"" + lower + "\"");
+                    bad_prefix = true;
+                }
+                own.push_back(m.text);
+            }
+            if (bad_prefix) continue;
+            // A model default is one per field and set of prefixes.
+            ast::Ident key = s.name;
+            for (const std::string& m : own) key.text += "\n" + m;
+            const std::string where = own.empty() ? fmt::format(" of profile `{}`", p.name.text)
+                                                  : fmt::format(" of profile `{}` for the same prefixes", p.name.text);
+            if (s.model ? seen_model.count(key.text) != 0 : false) {
+                error(s.name.span, kDuplicate, fmt::format("model default `{}`{} is declared twice", s.name.text, where))
+                    .notes.push_back({seen_model[key.text], "first declared here"});
+                continue;
+            }
+            if (s.model) seen_model.emplace(key.text, s.name.span);
+            else if (duplicate(seen_run, s.name, "run setting", where)) continue;
             if (s.model && !schema_.empty() && std::find(schema_.begin(), schema_.end(), s.name.text) == schema_.end()) {
                 Diagnostic& d = error(s.name.span, kSetting,
                                       fmt::format("model default `{}` is not a field of the schema", s.name.text));
@@ -257,7 +289,7 @@ private:
                 suggest(d, s.name.span, s.name.text, run_names);
                 continue;
             }
-            if (auto v = constant(s)) (s.model ? out.model : out.run).push_back({s.name.text, *v, s.name.span});
+            if (auto v = constant(s)) (s.model ? out.model : out.run).push_back({s.name.text, *v, s.name.span, own});
         }
         return out;
     }
@@ -279,8 +311,21 @@ const LayerKind* OpProfile::find_kind(std::string_view kind) const {
 
 const ProfileSetting* OpProfile::find_model(std::string_view field) const {
     for (const ProfileSetting& s : model)
-        if (s.name == field) return &s;
+        if (s.name == field && s.matches.empty()) return &s;
     return nullptr;
+}
+
+const ProfileSetting* OpProfile::model_default(std::string_view field, std::string_view model_name) const {
+    const ProfileSetting* best = nullptr;
+    std::size_t best_len = 0;
+    for (const ProfileSetting& s : model)
+        if (s.name == field)
+            for (const std::string& prefix : s.matches)
+                if (prefix.size() > best_len && model_name.substr(0, prefix.size()) == prefix) {
+                    best = &s;
+                    best_len = prefix.size();
+                }
+    return best != nullptr ? best : find_model(field);
 }
 
 const OpProfile* Profiles::find(std::string_view family) const {

@@ -21,6 +21,9 @@ struct ProfileSetting {
     std::string name;
     Value value;
     Span span;
+    // A model default's own name prefixes (lower case): it holds for a model
+    // whose name starts with one of them; none: for every model of the family.
+    std::vector<std::string> matches;
 };
 
 // What a kind changes of the model's layer: its attention (full or
@@ -46,7 +49,12 @@ struct OpProfile {
     Span span;
 
     const LayerKind* find_kind(std::string_view kind) const;
+    // The family's default of `field` for every model (one with no prefixes of its own).
     const ProfileSetting* find_model(std::string_view field) const;
+    // The default of `field` for the model named `model_name` (lower case):
+    // the one whose own prefix starting the name is longest, else the
+    // family's for every model; nullptr when neither.
+    const ProfileSetting* model_default(std::string_view field, std::string_view model_name) const;
 };
 
 struct Profiles {

@@ -86,8 +86,7 @@ std::string read_layer_text(const std::string& path) {
 int run(const BenchArgs& args) {
     std::optional<Program> program;
     try {
-        program = load_records_file(args.records.empty() ? default_records() : std::filesystem::path(args.records),
-                                    load_options());
+        program = load_records_file(resolve_records(args.records), load_options());
     } catch (const LoadError& e) {
         std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
         return kCannotRun;
@@ -195,7 +194,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("bench", "Measure how fast the records price a layer on this machine");
     cmd->add_option("layer", args->layer_path, "A layer document (JSON; - reads standard input; default: the bundled llama2-7b example)");
     add_layer_edit_options(*cmd, args->edits);
-    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--records", args->records, "The records: a file, or a name in records/ such as calibrated (default: the shipped records)");
     cmd->add_option("--time", args->seconds, "Seconds to spend on the layer's pricing (the rest get a share of it)")
         ->check(CLI::Range(0.01, 60.0));
     cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));

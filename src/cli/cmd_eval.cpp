@@ -162,7 +162,7 @@ int run(const EvalArgs& args) {
     }
     std::optional<Records> records;
     try {
-        records = Records::load(args.records.empty() ? default_records() : std::filesystem::path(args.records),
+        records = Records::load(resolve_records(args.records),
                                 records_options());
     } catch (const RecordsError& e) {
         std::cerr << render_problems(e, isatty(2) != 0);
@@ -223,7 +223,7 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     cmd->add_option("layer", args->layer_path, "A layer document (JSON); - or nothing reads standard input");
     add_layer_edit_options(*cmd, args->edits);
     add_hf_eval_options(*cmd, args->hf);
-    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--records", args->records, "The records: a file, or a name in records/ such as calibrated (default: the shipped records)");
     cmd->add_option("--slot", args->slot, "Price this slot alone");
     cmd->add_option("--only", args->only, "Also price every slot with this op (or part) alone");
     cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));

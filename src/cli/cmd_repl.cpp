@@ -85,7 +85,7 @@ int run(const ReplArgs& args) {
     const bool interactive = isatty(STDIN_FILENO) != 0;
     const repl::Output out{std::cout, std::cerr, interactive && want_color()};
     repl::SessionOptions options;
-    options.records = args.records.empty() ? default_records() : fs::path(args.records);
+    options.records = resolve_records(args.records);
     options.load = load_options();
     std::optional<repl::Session> session;
     try {
@@ -122,7 +122,7 @@ void add_repl_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ReplArgs>();
     CLI::App* cmd = app.add_subcommand(
         "repl", "Query slot bytes interactively; the records reload as they are edited (commands from a pipe: a script)");
-    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--records", args->records, "The records: a file, or a name in records/ such as calibrated (default: the shipped records)");
     cmd->add_option("--layer", args->layer, "A layer document (JSON) to start from (default: an empty layer)");
     add_layer_edit_options(*cmd, args->edits);
     cmd->add_flag("--echo", args->echo, "Without a terminal: print each command before its output (a transcript)");

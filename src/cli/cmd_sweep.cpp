@@ -175,7 +175,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
         "sweep", "Price a Hugging Face model over a grid of strategies and every recompute setting");
     cmd->add_option("config", args->config, "The model's config.json")->required();
     add_strategy_options(*cmd, args->strategy, /*lists=*/true);
-    cmd->add_option("--records", args->records, "The records file (default: the shipped records)");
+    cmd->add_option("--records", args->records, "The records: a file, or a name in records/ such as calibrated (default: the shipped records)");
     cmd->add_option("--format", args->format, "table (the Pareto fronts), csv or json (every setting)")
         ->check(CLI::IsMember({"table", "csv", "json"}));
     cmd->add_option("--budget", args->budget, "Activation memory for all layers, e.g. 40GiB: the table shows what fits");

@@ -22,6 +22,17 @@ fs::path data_dir() {
 
 fs::path default_records() { return data_dir() / "records" / "op_records.rec"; }
 
+fs::path resolve_records(std::string_view arg) {
+    if (arg.empty()) return default_records();
+    const fs::path given(arg);
+    if (arg.find('/') == std::string_view::npos && !given.has_extension()) {
+        std::error_code ec;
+        const fs::path named = data_dir() / "records" / (std::string(arg) + ".rec");
+        if (fs::is_regular_file(named, ec)) return named;
+    }
+    return given;
+}
+
 LoadOptions load_options() {
     LoadOptions options;
     options.search_path.push_back(data_dir() / "stdlib");

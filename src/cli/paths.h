@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
 
 #include "check/loader.h"
 #include "oprec/records.h"
@@ -12,6 +13,10 @@ namespace oprec::cli {
 
 std::filesystem::path data_dir();                 // holds records/ and stdlib/
 std::filesystem::path default_records();          // records/op_records.rec
+// What a `--records` argument names: nothing, the shipped records; a bare
+// name (no path separator, no extension) that names records/<name>.rec in
+// the data dir, that file (`calibrated`); anything else, the path as given.
+std::filesystem::path resolve_records(std::string_view arg);
 LoadOptions load_options();                       // stdlib, then OPREC_PATH's folders
 // The same for the public API: the data dir, and OPREC_PATH's folders.
 RecordsOptions records_options();

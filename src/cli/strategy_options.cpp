@@ -113,7 +113,7 @@ hf::Grid parse_grid(const StrategyOptions& o) {
 
 std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
                                        std::string_view command) {
-    const std::filesystem::path path = records.empty() ? default_records() : std::filesystem::path(records);
+    const std::filesystem::path path = resolve_records(records);
     LoadResult loaded = hf::load_with_profiles(path, options.profiles, load_options());
     if (!loaded.program) {
         std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);

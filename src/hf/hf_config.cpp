@@ -19,14 +19,24 @@ struct Alias {
 };
 
 // _hf_model_spec.py's table, newest; num_local_experts is what Mixtral's raw
-// JSON says (Transformers maps num_experts onto it).
+// JSON says (Transformers maps num_experts onto it), and the GPT-style
+// families' keys.
 const std::vector<Alias>& alias_table() {
     static const std::vector<Alias> table{
         {"num_experts", {"num_experts", "n_routed_experts", "num_local_experts"}},
         {"num_shared_experts", {"n_shared_experts", "num_shared_experts"}},
         {"mtp_depth", {"mtp_depth", "num_nextn_predict_layers", "mtp_num_hidden_layers"}},
-        {"qkv_bias", {"qkv_bias", "attention_bias"}},
-        {"o_bias", {"o_bias", "attention_bias"}},
+        {"qkv_bias", {"qkv_bias", "attention_bias", "bias", "enable_bias"}},
+        {"o_bias", {"o_bias", "attention_bias", "bias", "enable_bias"}},
+        {"mlp_bias", {"mlp_bias", "bias", "enable_bias"}},
+        // The GPT-style configs' spellings (their Transformers attribute maps;
+        // Falcon's `bias`, OPT's `enable_bias` above).
+        {"hidden_size", {"hidden_size", "n_embd", "n_embed"}},
+        {"num_hidden_layers", {"num_hidden_layers", "n_layer"}},
+        {"num_attention_heads", {"num_attention_heads", "n_head"}},
+        {"num_key_value_heads", {"num_key_value_heads", "num_kv_heads"}},
+        {"intermediate_size", {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size"}},
+        {"max_position_embeddings", {"max_position_embeddings", "n_positions"}},
         {"qk_norm", {"qk_norm", "use_qk_norm", "qk_layernorm"}},
         {"torch_dtype", {"dtype", "torch_dtype"}},
     };

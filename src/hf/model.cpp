@@ -21,8 +21,6 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
 std::string kind_list(const OpProfile& p) {
     std::string out;
     for (const LayerKind& k : p.kinds) out += (out.empty() ? "" : ", ") + k.name;
@@ -127,7 +125,7 @@ void HfModel::check_model() const {
     if (auto n_kv = config_.count("num_key_value_heads", true); n_kv && a % *n_kv != 0)
         config_.fail("num_key_value_heads", fmt::format("({}) does not divide `{}` ({})", *n_kv,
                                                         config_.key_name("num_attention_heads"), a));
-    if (!config_.has("intermediate_size") && !config_.has("moe_intermediate_size"))
+    if (!config_.has("intermediate_size") && !config_.has("moe_intermediate_size") && !ungated_mlp())
         config_.required("intermediate_size");
     for (const char* key : {"head_dim", "intermediate_size", "moe_intermediate_size", "shared_expert_intermediate_size",
                             "max_position_embeddings", "v_head_dim", "qk_nope_head_dim", "linear_num_value_heads",
@@ -213,6 +211,7 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     std::int64_t model_hff = 0;
     if (auto v = c.count("intermediate_size")) model_hff = *v;
     else if (auto sh = c.count("shared_expert_intermediate_size")) model_hff = *sh;
+    else if (!c.has("moe_intermediate_size") && ungated_mlp()) model_hff = 4 * h;  // GPT-2, BLOOM, Falcon: 4h unstated
     else model_hff = c.required("moe_intermediate_size");
     const std::int64_t hff_exp = c.count("moe_intermediate_size").value_or(model_hff);
     std::int64_t n_exp = std::max<std::int64_t>(1, c.count("num_experts").value_or(1));
@@ -248,7 +247,9 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
         f.set("n_kv", py::truediv(I(n_k) * I(d_k), I(d_v)));  // fractional where the key heads are narrower
         f.set("dh", I(d_v));
     } else {
-        f.set("n_kv", I(c.count("num_key_value_heads", true).value_or(heads)));
+        // Falcon's multi_query (with no key/value head count): one shared head.
+        const bool one_kv = c.flag("multi_query").value_or(false);
+        f.set("n_kv", I(c.count("num_key_value_heads", true).value_or(one_kv ? 1 : heads)));
         if (mla_head != nullptr)  // MLA: a value head's width
             f.set("dh", c.has("v_head_dim") ? I(*c.count("v_head_dim")) : mla_head->value);
         else if (auto hd = c.count("head_dim", true))
@@ -272,8 +273,8 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     f.set("cap_fact", I(1));
     f.set("gmm", B(n_exp != 1));  // MoE routes dropless through grouped GEMMs
 
-    // ---- what the model states or its name implies ----------------------------------
-    const bool qk_norm = c.flag("qk_norm").value_or(contains(name_, "qwen3"));
+    // ---- what the model states, else its family's default for its name ------------------
+    const std::optional<bool> qk_norm = c.flag("qk_norm");
     if (linear) {
         const std::int64_t n_k = c.required("linear_num_key_heads"), d_k = c.required("linear_key_head_dim");
         const std::int64_t d_v = c.required("linear_value_head_dim"), conv = c.required("linear_conv_kernel_dim");
@@ -285,15 +286,15 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     } else {
         f.set("attn_output_gate", B(c.flag("attn_output_gate").value_or(false)));
         f.set("attn_extra_p", I(0));
-        f.set("n_qknorm", I(qk_norm ? 1 : 0));
+        f.set("n_qknorm", qk_norm ? I(*qk_norm ? 1 : 0) : model_default("n_qknorm", I(0)));
     }
-    f.set("qkv_bias", B(c.flag("qkv_bias").value_or(contains(name_, "qwen2"))));
-    f.set("o_bias", B(c.flag("o_bias").value_or(false)));
-    f.set("mlp_bias", B(c.flag("mlp_bias").value_or(false)));
-    f.set("layer_norms", I(2));
-    f.set("norm_bias", B(false));
-    f.set("shared_expert_gate",
-          B(contains(name_, "qwen2_moe") || contains(name_, "qwen3_5") || contains(name_, "qwen3_next")));
+    for (const char* bias : {"qkv_bias", "o_bias", "mlp_bias"}) {
+        const std::optional<bool> stated = c.flag(bias);
+        f.set(bias, stated ? B(*stated) : model_default(bias, B(false)));
+    }
+    f.set("layer_norms", model_default("layer_norms", I(2)));
+    f.set("norm_bias", model_default("norm_bias", B(false)));
+    f.set("shared_expert_gate", model_default("shared_expert_gate", B(false)));
 
     // ---- the strategy ----------------------------------------------------------------
     const std::int64_t seq = s.seq ? *s.seq : default_seq();
@@ -310,8 +311,9 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     f.set("etp", I(s.etp));
     f.set("bytes_compute", I(dtype_bytes(dtype)));
     f.set("bytes_softmax", I(4));  // softmax in fp32
-    f.set("bytes_norm", I(4));     // norms in fp32
-    f.set("bytes_dropout", I(0));  // no dropout
+    // The family's run settings: norms in fp32 and no dropout unless it says.
+    f.set("bytes_norm", program_.profiles.run_setting(*family_, "norm_bytes").value_or(I(4)));
+    f.set("bytes_dropout", program_.profiles.run_setting(*family_, "dropout_bytes").value_or(I(0)));
 
     // ---- the kind's op counts ---------------------------------------------------------
     std::int64_t att_mm = 0, ff_mm = 0;
@@ -347,6 +349,19 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     doc.context.micro_factor = s.micro_factor;
     doc.context.dropless_tok_factor = I(1);
     return doc;
+}
+
+Value HfModel::model_default(std::string_view field, Value fallback) const {
+    const ProfileSetting* d = family_->model_default(field, name_);
+    return d != nullptr ? d->value : fallback;
+}
+
+bool HfModel::ungated_mlp() const {
+    const auto ffmm = std::find(program_.op_vector.begin(), program_.op_vector.end(), "ffMM");
+    if (ffmm == program_.op_vector.end() || family_->kinds.empty()) return false;
+    const auto i = static_cast<std::size_t>(ffmm - program_.op_vector.begin());
+    return std::all_of(family_->kinds.begin(), family_->kinds.end(),
+                       [&](const LayerKind& k) { return i < k.counts.size() && k.counts[i] == 2; });
 }
 
 std::int64_t HfModel::default_seq() const { return config_.count("max_position_embeddings", true).value_or(4096); }

@@ -60,6 +60,11 @@ public:
 
 private:
     void check_model() const;
+    // The family's model default of `field` for this model's name (profiles.rec), else `fallback`.
+    Value model_default(std::string_view field, Value fallback) const;
+    // Every kind of the family runs two feed-forward matmuls (no gate): the
+    // GPT-style families, whose configs may leave the width to be 4h.
+    bool ungated_mlp() const;
     void check_strategy(const LayerKind& kind, const Strategy& s, std::int64_t heads, std::int64_t experts) const;
 
     const Program& program_;

@@ -121,6 +121,7 @@ struct SettingDecl {
     Ident name;
     Expr value;
     Span span;  // the keyword
+    std::vector<Ident> matches;  // a model default's own name prefixes; none: every model of the family
 };
 
 // One op count, where the kind names it (`attMM 4`); a count vector's

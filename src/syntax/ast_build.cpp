@@ -161,7 +161,7 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
 }
 
 ast::SettingDecl AstBuilder::setting(bool model, antlr4::Token* keyword, P::NameContext* name, P::ExprContext* value) {
-    return {model, ident(name), group(value), span(keyword)};
+    return {model, ident(name), group(value), span(keyword), {}};
 }
 
 ast::ProfileDecl AstBuilder::profile(P::ProfileDeclContext* ctx) {
@@ -195,6 +195,8 @@ ast::ProfileDecl AstBuilder::profile(P::ProfileDeclContext* ctx) {
         } else {
             auto* s = dynamic_cast<P::SettingItemContext*>(item);
             p.settings.push_back(setting(s->which->getText() == "model", s->which, s->name(), s->expr()));
+            for (auto* m : s->STRING())
+                p.settings.back().matches.push_back({strip_quotes(m->getText()), span(m->getSymbol())});
         }
     }
     return p;

@@ -373,7 +373,7 @@ TEST_CASE("t5: half encoder, half decoder", "[hf]") {
 TEST_CASE("a config with a missing or impossible key: an error naming the key", "[hf][errors]") {
     const std::string base = R"("model_type": "llama", "num_hidden_layers": 2, "intermediate_size": 128)";
     CHECK(error_of([&] { inline_model("{" + base + R"(, "num_attention_heads": 4})"); }) ==
-          "test.json: missing key `hidden_size`: the layer cannot be derived without it");
+          "test.json: missing key `hidden_size` or `n_embd` or `n_embed`: the layer cannot be derived without it");
     CHECK(error_of([&] { inline_model("{" + base + R"(, "hidden_size": 64, "num_attention_heads": 6})"); })
               .find("`num_attention_heads` (6) does not divide `hidden_size` (64)") != std::string::npos);
     CHECK(error_of([&] { inline_model("{" + base + R"(, "hidden_size": -64, "num_attention_heads": 4})"); })
