@@ -1,4 +1,5 @@
-"""The layers docs/fidelity.md compares: each an `oprec eval --hf` command line.
+"""The layers docs/fidelity.md compares, each an `oprec eval --hf` command
+line, and how oprec prices them.
 
 Korthikanti et al. 2022 (Table 3) GPT models at TP=8, s=2048, fp16, in the
 paper's five modes, with the fields at the paper's assumptions (fp16 softmax
@@ -6,6 +7,12 @@ and norm inputs; the gpt2 family already has two feed-forward matmuls, two
 hidden-size dropouts and one-byte masks); Llama-2-7B and 70B at TP=8 with
 sequence parallelism and flash attention, bf16 norm inputs, 2k to 32k tokens.
 """
+
+import json
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Megatron's selective recompute: the core attention (softmax, its dropout,
 # the probabilities' cast) recomputed, everything else kept.
@@ -42,3 +49,18 @@ def cases():
                         ["--tp", "8", "--sp", "--seq", str(seq), "--dtype", "bf16", "--recompute", "none",
                          "--set", "bytes_norm=2"]))
     return out
+
+
+def oprec_eval(oprec, config, args, records):
+    """`oprec eval --records RECORDS --hf CONFIG ARGS --format json`, parsed."""
+    cmd = [oprec, "eval", "--records", records, "--hf", os.path.join(ROOT, config), "--format", "json"] + args
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def priced(result):
+    """(slot -> bytes of the held slots, layer total) of an `oprec eval --hf --format json` result;
+    a fully recomputed layer keeps its input alone."""
+    if "full_recompute_input" in result:
+        return {"input": result["full_recompute_input"]}, result["full_recompute_input"]
+    slots = {k: v["bytes"] for k, v in result["report"]["slots"].items() if v["held"]}
+    return slots, sum(slots.values())

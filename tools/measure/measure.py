@@ -28,16 +28,14 @@ Run with Debian's python3-torch: /usr/bin/python3 tools/measure/measure.py.
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cases as case_table  # noqa: E402
+from cases import ROOT, cases, oprec_eval, priced  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEVICE = "meta"
 
 
@@ -355,24 +353,12 @@ def measure(doc):
 
 # ---- the cases ----------------------------------------------------------------------
 
-def oprec_eval(oprec, config, args, records):
-    cmd = [oprec, "eval", "--records", records, "--hf", os.path.join(ROOT, config), "--format", "json"] + args
-    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
-
-
-def priced(result):
-    """(slot -> bytes of the held slots, layer total) of an `oprec eval --hf --format json` result."""
-    if "full_recompute_input" in result:
-        return {"input": result["full_recompute_input"]}, result["full_recompute_input"]
-    slots = {k: v["bytes"] for k, v in result["report"]["slots"].items() if v["held"]}
-    return slots, sum(slots.values())
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--oprec", default=os.path.join(ROOT, "build", "oprec"), help="the oprec binary")
     parser.add_argument("--case", action="append", help="measure only these cases (names as cases.py gives them)")
     parser.add_argument("--write", metavar="JSON", help="keep the measurements in this file")
+    parser.add_argument("--check", metavar="JSON", help="fail if a measurement differs from this file's")
     parser.add_argument("--quiet", action="store_true", help="print no per-slot table")
     opts = parser.parse_args()
 
@@ -380,7 +366,7 @@ def main():
            "note": "autograd's saved tensors on the meta device; flash attention by a stand-in saving q, k, v, "
                    "the output and an fp32 log-sum-exp",
            "cases": {}}
-    for name, _model, _mode, config, args in case_table.cases():
+    for name, _model, _mode, config, args in cases():
         if opts.case and name not in opts.case:
             continue
         default = oprec_eval(opts.oprec, config, args, "op_records")
@@ -402,6 +388,13 @@ def main():
         with open(opts.write, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
             f.write("\n")
+    if opts.check:
+        with open(opts.check) as f:
+            kept = json.load(f)["cases"]
+        moved = [name for name in out["cases"] if kept.get(name) != out["cases"][name]]
+        if moved:
+            sys.exit(f"measure: {', '.join(moved)}: the measurement differs from {opts.check} "
+                     f"(measure.py --write {opts.check} keeps the new one)")
 
 
 if __name__ == "__main__":
