@@ -152,7 +152,7 @@ TEST_CASE("calibrated records: each correction on its own", "[calibrated]") {
     }
 }
 
-TEST_CASE("the records option takes a shipped set by name (calibrated)", "[calibrated][cli]") {
+TEST_CASE("the records named calibrated are records/calibrated.rec", "[calibrated][cli]") {
     const std::string layer = kRoot + "/examples/llama2-7b.json";
     const auto by_name = testing::run_oprec({"eval", "--records", "calibrated", "--format", "json", layer});
     const auto by_path =
