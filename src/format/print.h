@@ -2,7 +2,8 @@
 // each formula on one line with only the brackets Python's precedence needs,
 // so the text parses to the same tree (the same order of operations). What
 // `oprec import` writes before fmt lays it out, and a canonical form to
-// compare two modules by (spans and comments aside).
+// compare two modules by (spans and comments aside), and the form the
+// linter compares conditions by and quotes in its messages.
 #pragma once
 
 #include <string>

@@ -7,7 +7,7 @@
 #include "lint/checks.h"
 #include "lint/codes.h"
 #include "lint/constant.h"
-#include "lint/expr_text.h"
+#include "format/print.h"
 #include "lint/facts.h"
 #include "value/format.h"
 
@@ -57,7 +57,7 @@ private:
                 if (auto k = facts.known(test)) {
                     const ast::Expr& dead = e.kids[k->truth ? 2 : 0];
                     sink_.warn(code::kDeadBranch, dead.span,
-                               fmt::format("this branch is never taken: `{}` is always {} here", expr_text(test),
+                               fmt::format("this branch is never taken: `{}` is always {} here", format::expr_source(test),
                                            truth_text(k->truth)))
                         .notes.push_back({k->guard->span, "an enclosing condition decides it"});
                 }
@@ -94,7 +94,7 @@ private:
                     if (auto known = f.known(operand); known && known->truth != is_and) {
                         sink_.warn(code::kDeadBranch, e.kids[k + 1].span,
                                    fmt::format("this is never read: `{}` is always {} here, so `{}` stops before it",
-                                               expr_text(operand), truth_text(known->truth), op))
+                                               format::expr_source(operand), truth_text(known->truth), op))
                             .notes.push_back({known->guard->span, "an enclosing condition decides it"});
                     }
                 }
@@ -119,7 +119,7 @@ private:
         auto v = constant_value(e);
         if (!v) return true;  // it fails when evaluated (1 / 0): W0109's, if anyone's
         const std::string value = repr(*v);
-        const std::string text = expr_text(e);
+        const std::string text = format::expr_source(e);
         if (value.size() >= text.size()) return true;  // 1 / 3 reads better than 0.3333333333333333
         Diagnostic& d = sink_.warn(code::kFoldable, e.span,
                                    fmt::format("`{}` is the constant {}: write the value", text, value));

@@ -16,7 +16,7 @@
 
 #include "lint/checks.h"
 #include "lint/codes.h"
-#include "lint/expr_text.h"
+#include "format/print.h"
 #include "lint/facts.h"
 
 namespace oprec::lint {
@@ -132,10 +132,10 @@ private:
             sink_.warn(code::kMaybeZeroDivisor, by.span, fmt::format("{} by zero: the divisor is always 0", what));
             return;
         }
-        const std::string culprit = divisor.culprit != nullptr ? expr_text(*divisor.culprit) : expr_text(by);
+        const std::string culprit = divisor.culprit != nullptr ? format::expr_source(*divisor.culprit) : format::expr_source(by);
         Diagnostic& d = sink_.warn(code::kMaybeZeroDivisor, by.span,
                                    fmt::format("{} by `{}`, which may be 0: no enclosing condition rules 0 out",
-                                               what, expr_text(by)));
+                                               what, format::expr_source(by)));
         if (divisor.culprit != nullptr && divisor.culprit->kind == K::Name) {
             if (const ast::FieldDecl* f = index_.field(culprit))
                 d.notes.push_back({f->name.span, fmt::format("`{}` is counted in {}: only ranks, tokens, sequences "

@@ -9,7 +9,7 @@
 
 #include "lint/checks.h"
 #include "lint/codes.h"
-#include "lint/expr_text.h"
+#include "format/print.h"
 
 namespace oprec::lint {
 
@@ -100,7 +100,7 @@ private:
             // One side scales with total, the other is a term of its own.
             const ast::Expr& term = has_total(a.deg) ? e.kids[1] : e.kids[0];
             return {Deg::Affine, &term,
-                    fmt::format("`{}` is {} whatever `total` is", expr_text(term),
+                    fmt::format("`{}` is {} whatever `total` is", format::expr_source(term),
                                 e.binary_op == ast::BinaryOp::Sub && &term == &e.kids[1] ? "subtracted" : "added")};
         }
         case ast::BinaryOp::Mul: {

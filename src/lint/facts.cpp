@@ -1,6 +1,6 @@
 #include "lint/facts.h"
 
-#include "lint/expr_text.h"
+#include "format/print.h"
 
 namespace oprec::lint {
 
@@ -53,7 +53,7 @@ std::optional<std::string> complement_text(const ast::Expr& cond) {
     if (op != py::CmpOp::Eq && op != py::CmpOp::Ne) return std::nullopt;
     ast::Expr other = cond;
     other.compare_ops[0] = negate(op);
-    return expr_text(other);
+    return format::expr_source(other);
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ std::optional<std::string> complement_text(const ast::Expr& cond) {
 void Facts::assume(const ast::Expr& cond, bool truth) { assume_inner(cond, truth, cond); }
 
 void Facts::assume_inner(const ast::Expr& cond, bool truth, const ast::Expr& guard) {
-    truths_.insert_or_assign(expr_text(cond), Known{truth, &guard});
+    truths_.insert_or_assign(format::expr_source(cond), Known{truth, &guard});
     switch (cond.kind) {
     case K::Not: assume_inner(cond.kids[0], !truth, guard); break;
     case K::And:
@@ -97,7 +97,7 @@ void Facts::assume_compare(const ast::Expr& cond, bool truth, const ast::Expr& g
 }
 
 std::optional<Facts::Known> Facts::known(const ast::Expr& cond) const {
-    if (auto it = truths_.find(expr_text(cond)); it != truths_.end()) return it->second;
+    if (auto it = truths_.find(format::expr_source(cond)); it != truths_.end()) return it->second;
     if (auto other = complement_text(cond)) {
         if (auto it = truths_.find(*other); it != truths_.end()) return Known{!it->second.truth, it->second.guard};
     }

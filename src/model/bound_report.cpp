@@ -5,8 +5,6 @@
 #include <optional>
 
 #include "eval/slot_sums.h"
-#include "model/attention.h"
-#include "model/params.h"
 #include "model/report.h"
 
 namespace oprec {
@@ -100,19 +98,7 @@ ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer
                                          : priced_json(record, src);
     }
 
-    const LayerConfig& f = layer.fields;
-    doc["params"] = {
-        {"attn", value_or_error([&] { return num_params_attn(f); })},
-        {"mla", value_or_error([&] { return num_params_mla(f); })},
-        {"ffn", value_or_error([&] { return num_params_ffn(f); })},
-        {"routed_expert", value_or_error([&] { return num_params_routed_expert(f); })},
-        {"router", value_or_error([&] { return num_params_router(f); })},
-        {"shared_expert", value_or_error([&] { return num_params_shared_expert(f); })},
-        {"norm", value_or_error([&] { return num_params_norm(f); })},
-    };
-    doc["kv_shards"] = value_or_error([&] { return kv_shards(f); });
-    doc["gathered_kv_bytes"] = value_or_error([&] { return gathered_kv_bytes(f); });
-    doc["head_dim"] = value_or_error([&] { return head_dim(f); });
+    add_native_values(doc, layer.fields);
 
     // The activation evaluators are one slot each (activations.h): the slot's price.
     const auto activation = [&](std::string_view slot) {

@@ -21,6 +21,21 @@ ordered_json error_json(const EvalError& e, const SourceMap* sources) {
     return {{"error", {{"kind", error_kind_name(e.kind())}, {"message", describe_error(e, sources)}}}};
 }
 
+void add_native_values(ordered_json& doc, const LayerConfig& f) {
+    doc["params"] = {
+        {"attn", value_or_error([&] { return num_params_attn(f); })},
+        {"mla", value_or_error([&] { return num_params_mla(f); })},
+        {"ffn", value_or_error([&] { return num_params_ffn(f); })},
+        {"routed_expert", value_or_error([&] { return num_params_routed_expert(f); })},
+        {"router", value_or_error([&] { return num_params_router(f); })},
+        {"shared_expert", value_or_error([&] { return num_params_shared_expert(f); })},
+        {"norm", value_or_error([&] { return num_params_norm(f); })},
+    };
+    doc["kv_shards"] = value_or_error([&] { return kv_shards(f); });
+    doc["gathered_kv_bytes"] = value_or_error([&] { return gathered_kv_bytes(f); });
+    doc["head_dim"] = value_or_error([&] { return head_dim(f); });
+}
+
 ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const Program& p = records.program();
     const SourceMap* src = &p.sources;
@@ -72,19 +87,7 @@ ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer
         }
     }
 
-    const LayerConfig& f = layer.fields;
-    doc["params"] = {
-        {"attn", value_or_error([&] { return num_params_attn(f); })},
-        {"mla", value_or_error([&] { return num_params_mla(f); })},
-        {"ffn", value_or_error([&] { return num_params_ffn(f); })},
-        {"routed_expert", value_or_error([&] { return num_params_routed_expert(f); })},
-        {"router", value_or_error([&] { return num_params_router(f); })},
-        {"shared_expert", value_or_error([&] { return num_params_shared_expert(f); })},
-        {"norm", value_or_error([&] { return num_params_norm(f); })},
-    };
-    doc["kv_shards"] = value_or_error([&] { return kv_shards(f); });
-    doc["gathered_kv_bytes"] = value_or_error([&] { return gathered_kv_bytes(f); });
-    doc["head_dim"] = value_or_error([&] { return head_dim(f); });
+    add_native_values(doc, layer.fields);
 
     namespace A = activations;
     doc["activations"] = {

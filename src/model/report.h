@@ -36,6 +36,10 @@ nlohmann::ordered_json value_or_error(F&& f, const SourceMap* sources = nullptr)
 nlohmann::ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer,
                                     const ReportQuery& options = {});
 
+// The native evaluators' part of the document: params, kv_shards,
+// gathered_kv_bytes, head_dim (each a value or its error).
+void add_native_values(nlohmann::ordered_json& doc, const LayerConfig& fields);
+
 // The same document from a layer bound once (`names`, `keep`: the layer's
 // bindings and keep mask): each slot's entries evaluated once, every price
 // taken from them, and the parts as the caller priced them (or the error

@@ -11,19 +11,13 @@
 #include "format/print.h"
 #include "golden/records_fixture.h"
 #include "convert/convert.h"
+#include "support/temp_dir.h"
 #include "yaml/golden_layers.h"
 #include "yaml/records_yaml.h"
 
 using namespace oprec;
 
 namespace {
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // What `oprec import` writes for YAML records.
 std::string imported(const std::string& yaml_text) {
@@ -63,7 +57,7 @@ void require_golden(const Program& p) {
 }
 
 const std::string& reference_yaml() {
-    static const std::string text = read(OPREC_TEST_DATA "/yaml/op_records.yaml");
+    static const std::string text = testing::read_text(OPREC_TEST_DATA "/yaml/op_records.yaml");
     return text;
 }
 
@@ -80,7 +74,7 @@ TEST_CASE("the reference's YAML imported as .rec prices the golden layers to the
 }
 
 TEST_CASE("the shipped records exported and imported back price the golden layers to the bit", "[yaml][golden][export]") {
-    const std::string yaml_text = exported(read(OPREC_SOURCE_DIR "/records/op_records.rec"));
+    const std::string yaml_text = exported(testing::read_text(OPREC_SOURCE_DIR "/records/op_records.rec"));
     CHECK(yaml_text.find("ffn_elements") == std::string::npos);  // the fn written out inline
     CHECK(yaml_text.find("      ffMM: (0.5 * h + 0.5 * hff if n_ffMM % 2 == 0 else 1 / 3 * h + 2 / 3 * hff) * "
                          "(bytes_compute * n_ffMM) + bytes_compute * hff * n_ffParamCast\n") != std::string::npos);
@@ -91,7 +85,7 @@ TEST_CASE("the shipped records exported and imported back price the golden layer
 TEST_CASE("export(import(y)) loads to the same records as y", "[yaml][export][import]") {
     for (const char* file : {"/yaml/op_records.yaml", "/yaml/op_records_no_parts.yaml"}) {
         INFO(file);
-        const std::string y = read(std::string(OPREC_TEST_DATA) + file);
+        const std::string y = testing::read_text(std::string(OPREC_TEST_DATA) + file);
         const std::string again = exported(imported(y));
         CHECK(yaml_records(again) == yaml_records(y));
     }
@@ -99,7 +93,7 @@ TEST_CASE("export(import(y)) loads to the same records as y", "[yaml][export][im
 
 TEST_CASE("export writes what PyYAML reads as the reference does", "[yaml][export]") {
     // Fns, a negative and a float default, an expression YAML would type as a number.
-    const std::string rec = read(OPREC_SOURCE_DIR "/records/op_records.rec") +
+    const std::string rec = testing::read_text(OPREC_SOURCE_DIR "/records/op_records.rec") +
                             "\ndefault f_neg = -2\ndefault f_big = 1e300\n";
     std::string text = rec;
     const std::string yaml_text = exported(text);

@@ -10,21 +10,15 @@
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
 #include "model/records_eval.h"
+#include "support/temp_dir.h"
 #include "yaml/golden_layers.h"
 
 using namespace oprec;
 
 namespace {
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 const std::string& reference_yaml() {
-    static const std::string text = read(OPREC_TEST_DATA "/yaml/op_records.yaml");
+    static const std::string text = testing::read_text(OPREC_TEST_DATA "/yaml/op_records.yaml");
     return text;
 }
 
