@@ -27,6 +27,8 @@ struct Access;
 // How the layer is kept for backward (the reference's LayerType): kept
 // plainly, selectively recomputed (the switches decide), fully recomputed.
 enum class Recompute : std::uint8_t { None, Selective, Full };  // NOT_REC, SEL_REC, FULL_REC
+// The reference's name for it: "NOT_REC_LAYER", "SEL_REC_LAYER", "FULL_REC_LAYER".
+std::string_view recompute_name(Recompute r);
 
 // A field's value: a number, a string (cp_algo), or None (stated, no value).
 using Field = std::variant<std::monostate, Number, std::string>;

@@ -169,6 +169,8 @@ void Layer::set_recompute(Recompute r) {
     rekeep(*state_);
 }
 
+std::string_view recompute_name(Recompute r) { return node_kind_name(static_cast<NodeKind>(r)); }
+
 Recompute Layer::recompute() const { return static_cast<Recompute>(state_->doc.context.node); }
 
 Named<Number> Layer::parts() const {

@@ -143,15 +143,6 @@ std::optional<std::string> read_input(const std::string& path) {
     return std::move(text).str();
 }
 
-std::string_view node_name(Recompute r) {
-    switch (r) {
-    case Recompute::None: return "NOT_REC_LAYER";
-    case Recompute::Selective: return "SEL_REC_LAYER";
-    case Recompute::Full: return "FULL_REC_LAYER";
-    }
-    return "NOT_REC_LAYER";
-}
-
 int run(const EvalArgs& args) {
     if (!args.hf.config.empty()) {
         if (args.layer_path != "-" || args.jsonl || !args.slot.empty()) {
@@ -209,7 +200,7 @@ int run(const EvalArgs& args) {
     } else {
         const std::optional<Field> micro = layer->field("micro_factor");
         const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
-        std::cout << layer_table(report, {name, std::string(node_name(layer->recompute())),
+        std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
                                           factor != nullptr ? factor->repr() : "?"});
     }
     return has_error(report) ? kProblems : kOk;
