@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "lint/lint.h"
 #include "lint/output.h"
 #include "syntax/scanner.h"

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "diag/suggest.h"
 #include "code/compile.h"
 
@@ -14,20 +15,6 @@ namespace oprec {
 namespace {
 
 // Codes of the checks, stable: docs/diagnostics.md documents each.
-constexpr const char* kDuplicate = "E0101";
-constexpr const char* kVocabulary = "E0102";
-constexpr const char* kUnknownOp = "E0103";
-constexpr const char* kMissingOp = "E0104";
-constexpr const char* kUnknownSwitch = "E0105";
-constexpr const char* kUnknownLayerPart = "E0106";
-constexpr const char* kBadPart = "E0107";
-constexpr const char* kUnknownEntry = "E0108";
-constexpr const char* kNoTotal = "E0109";
-constexpr const char* kRecursion = "E0114";
-constexpr const char* kBadDefault = "E0115";
-constexpr const char* kBadSlot = "E0116";
-constexpr const char* kBadFn = "E0117";
-constexpr const char* kBadField = "E0118";
 
 class Checker {
 public:
@@ -57,7 +44,7 @@ private:
     bool duplicate(std::map<std::string, Span>& seen, const ast::Ident& id, const char* what) {
         auto [it, fresh] = seen.emplace(id.text, id.span);
         if (fresh) return false;
-        error(id.span, kDuplicate, fmt::format("{} `{}` is declared twice", what, id.text))
+        error(id.span, code::kDuplicateDeclaration, fmt::format("{} `{}` is declared twice", what, id.text))
             .notes.push_back({it->second, "first declared here"});
         return true;
     }
@@ -81,7 +68,7 @@ void Checker::vocabulary(const std::vector<ast::Module>& modules) {
     for (const ast::VocabDecl* v : all<ast::VocabDecl>(modules)) {
         auto [it, fresh] = seen.emplace(v->kind, v->span);
         if (!fresh) {
-            error(v->span, kDuplicate, fmt::format("`{}` is declared twice", ast::vocab_keyword(v->kind)))
+            error(v->span, code::kDuplicateDeclaration, fmt::format("`{}` is declared twice", ast::vocab_keyword(v->kind)))
                 .notes.push_back({it->second, "first declared here"});
             continue;
         }
@@ -95,7 +82,7 @@ void Checker::vocabulary(const std::vector<ast::Module>& modules) {
     for (auto kind : {ast::VocabKind::Switches, ast::VocabKind::LayerParts, ast::VocabKind::OpVector})
         if (!seen.count(kind)) {
             Span where = modules.empty() ? Span{} : Span{modules.back().file, 1, 1, 1};
-            error(where, kVocabulary,
+            error(where, code::kMissingVocabulary,
                   fmt::format("no `{}` declaration: the records must state their vocabulary "
                               "(import \"vocabulary.rec\" from the standard library)",
                               ast::vocab_keyword(kind)));
@@ -105,7 +92,7 @@ void Checker::vocabulary(const std::vector<ast::Module>& modules) {
 std::optional<std::uint32_t> Checker::switch_index(const ast::Ident& id) {
     auto it = std::find(p_.switches.begin(), p_.switches.end(), id.text);
     if (it != p_.switches.end()) return static_cast<std::uint32_t>(it - p_.switches.begin());
-    Diagnostic& d = error(id.span, kUnknownSwitch, fmt::format("unknown switch `{}`", id.text));
+    Diagnostic& d = error(id.span, code::kUnknownSwitch, fmt::format("unknown switch `{}`", id.text));
     suggest(d, id.span, id.text, p_.switches);
     return std::nullopt;
 }
@@ -115,14 +102,14 @@ void Checker::records(const std::vector<ast::Module>& modules) {
     std::vector<const ast::OpDecl*> ops, parts;
     for (const ast::OpDecl* op : all<ast::OpDecl>(modules)) {
         for (const Span& s : op->duplicate_clauses)
-            error(s, kDuplicate, fmt::format("`{}` states this clause twice", op->name.text));
+            error(s, code::kDuplicateDeclaration, fmt::format("`{}` states this clause twice", op->name.text));
         if (duplicate(seen, op->name, op->is_part() ? "part" : "op")) continue;
         (op->is_part() ? parts : ops).push_back(op);
     }
     const bool have_vector = !p_.op_vector.empty();
     for (const ast::OpDecl* op : ops) {
         if (have_vector && std::find(p_.op_vector.begin(), p_.op_vector.end(), op->name.text) == p_.op_vector.end()) {
-            Diagnostic& d = error(op->name.span, kUnknownOp,
+            Diagnostic& d = error(op->name.span, code::kUnknownOp,
                                   fmt::format("unknown op `{}`: it is not in the op vector", op->name.text));
             suggest(d, op->name.span, op->name.text, p_.op_vector);
         }
@@ -142,24 +129,24 @@ void Checker::records(const std::vector<ast::Module>& modules) {
             for (const ast::VocabDecl* v : vec)
                 for (const ast::Ident& id : v->names)
                     if (v->kind == ast::VocabKind::OpVector && id.text == name) where = id.span;
-            error(where, kMissingOp, fmt::format("op `{}` of the op vector is missing: every records file states "
+            error(where, code::kMissingOp, fmt::format("op `{}` of the op vector is missing: every records file states "
                                                  "each op of the op vector (declare `op {}`)", name, name));
         }
     for (const ast::OpDecl* part : parts) {
         const std::string& of = part->part_of->text;
         auto op = p_.find_record(of);
         if (std::find(p_.op_vector.begin(), p_.op_vector.end(), part->name.text) != p_.op_vector.end())
-            error(part->name.span, kBadPart,
+            error(part->name.span, code::kBadPart,
                   fmt::format("`{}` is an op of the op vector and cannot be a part", part->name.text));
         if (!op) {
             std::vector<std::string> names;
             for (const RecordInfo& r : p_.records) names.push_back(r.name);
-            Diagnostic& d = error(part->part_of->span, kBadPart,
+            Diagnostic& d = error(part->part_of->span, code::kBadPart,
                                   fmt::format("part `{}` is part of `{}`, which is not an op", part->name.text, of));
             suggest(d, part->part_of->span, of, names);
         }
         if (!part->switch_name)
-            error(part->name.span, kBadPart,
+            error(part->name.span, code::kBadPart,
                   fmt::format("part `{}` has no switch: a part is what a switch of its own drops", part->name.text));
         RecordInfo r{part->name.text, true, std::nullopt, op, {}, part->comm, part->name.span};
         if (part->switch_name) r.switch_id = switch_index(*part->switch_name);
@@ -175,7 +162,7 @@ void Checker::records(const std::vector<ast::Module>& modules) {
                 if (auto id = p_.find_record(need.text)) {
                     p_.records[i].needs.push_back(*id);
                 } else {
-                    Diagnostic& d = error(need.span, kUnknownOp,
+                    Diagnostic& d = error(need.span, code::kUnknownOp,
                                           fmt::format("`{}` needs `{}`, which is neither an op nor a part", op->name.text, need.text));
                     suggest(d, need.span, need.text, names);
                 }
@@ -189,14 +176,14 @@ void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
     std::vector<const ast::FnDecl*> decls;
     for (const ast::FnDecl* fn : all<ast::FnDecl>(modules)) {
         if (fn->name.text == "max" || fn->name.text == "min" || fn->name.text == "total") {
-            error(fn->name.span, kBadFn, fmt::format("`{}` is built in and cannot be declared", fn->name.text));
+            error(fn->name.span, code::kBadFn, fmt::format("`{}` is built in and cannot be declared", fn->name.text));
             continue;
         }
         if (duplicate(seen, fn->name, "fn")) continue;
         std::map<std::string, Span> params;
         for (const ast::Ident& p : fn->params) duplicate(params, p, "parameter");
         if (fn->params.size() > kMaxFnParams)
-            error(fn->name.span, kBadFn, fmt::format("`{}` takes more than {} parameters", fn->name.text, kMaxFnParams));
+            error(fn->name.span, code::kBadFn, fmt::format("`{}` takes more than {} parameters", fn->name.text, kMaxFnParams));
         decls.push_back(fn);
         signatures_.push_back({fn->name.text, static_cast<std::uint32_t>(fn->params.size())});
         p_.code.fns.push_back({fn->name.text, static_cast<std::uint32_t>(fn->params.size()), 0});
@@ -227,7 +214,7 @@ void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
             std::size_t j = calls[i][k];
             if (state[j] == 1 && !reported.count(j)) {
                 reported.insert(j);
-                Diagnostic& d = error(decls[j]->name.span, kRecursion,
+                Diagnostic& d = error(decls[j]->name.span, code::kRecursiveFn,
                                       fmt::format("fn `{}` calls itself{}: a fn may not recurse", decls[j]->name.text,
                                                   i == j ? "" : " through other fns"));
                 d.notes.push_back({call_spans[i][k], "the call that closes the cycle"});
@@ -259,7 +246,7 @@ void Checker::defaults(const std::vector<ast::Module>& modules, Compiler& compil
         NodeId id = compiler.compile(d->value, {});
         const Node& n = p_.code.nodes[id];
         if (n.op != Op::Const) {
-            error(d->value.span, kBadDefault, fmt::format("the default of `{}` is not a constant number", d->name.text));
+            error(d->value.span, code::kDefaultNotConstant, fmt::format("the default of `{}` is not a constant number", d->name.text));
             continue;
         }
         auto it = std::find(p_.names.begin(), p_.names.end(), d->name.text);
@@ -282,7 +269,7 @@ void Checker::slots(const std::vector<ast::Module>& modules, Compiler& compiler)
         slot.span = s->name.span;
         auto part = std::find(p_.layer_parts.begin(), p_.layer_parts.end(), s->layer_part.text);
         if (part == p_.layer_parts.end()) {
-            Diagnostic& d = error(s->layer_part.span, kUnknownLayerPart,
+            Diagnostic& d = error(s->layer_part.span, code::kUnknownLayerPart,
                                   fmt::format("unknown layer part `{}`", s->layer_part.text));
             suggest(d, s->layer_part.span, s->layer_part.text, p_.layer_parts);
         } else {
@@ -300,7 +287,7 @@ void Checker::slots(const std::vector<ast::Module>& modules, Compiler& compiler)
             auto record = p_.find_record(e.target.text);
             NodeId expr = compiler.compile(e.expr, {});
             if (!record) {
-                Diagnostic& d = error(e.target.span, kUnknownEntry,
+                Diagnostic& d = error(e.target.span, code::kUnknownSlotEntry,
                                       fmt::format("slot `{}` names `{}`, which is neither an op nor a part",
                                                   s->name.text, e.target.text));
                 suggest(d, e.target.span, e.target.text, record_names);
@@ -309,13 +296,13 @@ void Checker::slots(const std::vector<ast::Module>& modules, Compiler& compiler)
             slot.entries.push_back({*record, expr, e.target.span});
         }
         if (formula == nullptr) {
-            error(s->name.span, kBadSlot, fmt::format("slot `{}` has no `bytes = ...` formula", s->name.text));
+            error(s->name.span, code::kSlotWithoutFormula, fmt::format("slot `{}` has no `bytes = ...` formula", s->name.text));
             continue;
         }
         std::vector<std::string> read;
         collect_names(formula->expr, read);
         if (std::find(read.begin(), read.end(), "total") == read.end())
-            error(formula->expr.span, kNoTotal,
+            error(formula->expr.span, code::kFormulaWithoutTotal,
                   fmt::format("the formula of slot `{}` does not read `total`, the elements its ops keep", s->name.text));
         slot.formula = compiler.compile(formula->expr, {nullptr, true});
         p_.slots.push_back(std::move(slot));
@@ -330,7 +317,7 @@ void Checker::schema(const std::vector<ast::Module>& modules) {
         FieldInfo info{f->name.text, f->context, {}, f->optional, f->unit, f->doc, f->name.span};
         for (const ast::Ident& t : f->types) {
             if (std::find(kTypes.begin(), kTypes.end(), t.text) == kTypes.end()) {
-                Diagnostic& d = error(t.span, kBadField, fmt::format("unknown type `{}`: a field is int, float, bool or str", t.text));
+                Diagnostic& d = error(t.span, code::kUnknownFieldType, fmt::format("unknown type `{}`: a field is int, float, bool or str", t.text));
                 suggest(d, t.span, t.text, kTypes);
             }
             info.types.push_back(t.text);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "check/checker.h"
+#include "diag/codes.h"
 #include "syntax/parse.h"
 #include "yaml/records_yaml.h"
 
@@ -15,9 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kImportMissing = "E0120";
-constexpr const char* kImportCycle = "E0121";
-constexpr const char* kUnreadable = "E0122";
 
 // A file larger than this is refused unread: records are small.
 constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
@@ -95,7 +93,7 @@ public:
             if (seen != index_.end()) {
                 out_.imports[info].to = seen->second.id;
                 if (seen->second.on_path)
-                    out_.diagnostics.push_back({Severity::Error, kImportCycle, imp.span,
+                    out_.diagnostics.push_back({Severity::Error, code::kImportCycle, imp.span,
                                                 fmt::format("import cycle: `{}` imports itself through this import",
                                                             imp.path), {}, {}});
                 return;  // each file loads once
@@ -103,7 +101,7 @@ public:
             std::string why;
             auto text = read_file(candidate, why, /*regular_only=*/true);
             if (!text) {
-                out_.diagnostics.push_back({Severity::Error, kUnreadable, imp.span,
+                out_.diagnostics.push_back({Severity::Error, code::kUnreadableFile, imp.span,
                                             fmt::format("cannot read `{}`: {}", candidate.string(), why), {}, {}});
                 return;
             }
@@ -112,7 +110,7 @@ public:
             return;
         }
         out_.imports.push_back({from_id, imp.span, std::nullopt, false});
-        Diagnostic d{Severity::Error, kImportMissing, imp.span,
+        Diagnostic d{Severity::Error, code::kImportMissing, imp.span,
                      fmt::format("no file `{}` to import", imp.path), {}, {}};
         std::string where = from.parent_path().empty() ? "." : from.parent_path().string();
         for (const fs::path& dir : options_.search_path) where += ", " + dir.string();
@@ -179,7 +177,7 @@ LoadResult load_file(const fs::path& path, const LoadOptions& options) {
     auto text = read_file(path, why, /*regular_only=*/false);
     if (!text) {
         FileId id = result.sources.add(path.string(), "");
-        result.diagnostics.push_back({Severity::Error, kUnreadable, {id, 0, 0, 0},
+        result.diagnostics.push_back({Severity::Error, code::kUnreadableFile, {id, 0, 0, 0},
                                       fmt::format("cannot read `{}`: {}", path.string(), why), {}, {}});
         return result;
     }

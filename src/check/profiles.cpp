@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "diag/suggest.h"
 #include "value/arith.h"
 
@@ -13,14 +14,6 @@ namespace oprec {
 namespace {
 
 // Codes of the profile checks, stable beside the checker's E01xx.
-constexpr const char* kDuplicate = "E0101";
-constexpr const char* kNoOpVector = "E0140";
-constexpr const char* kOpCounts = "E0141";
-constexpr const char* kUnknownOp = "E0142";
-constexpr const char* kFlavour = "E0143";
-constexpr const char* kDefaultKind = "E0144";
-constexpr const char* kSetting = "E0145";
-constexpr const char* kPrefix = "E0146";
 
 class ProfileChecker {
 public:
@@ -41,7 +34,7 @@ public:
             if (!duplicate(seen_runs, r->name, "run default"))
                 if (auto v = constant(*r)) out_.run_defaults.push_back({r->name.text, *v, r->name.span, {}});
         if (!profiles.empty() && op_vector_.empty()) {
-            error(profiles.front()->span, kNoOpVector,
+            error(profiles.front()->span, code::kProfilesWithoutOpVector,
                   "op profiles need the op vector their counts follow (import \"vocabulary.rec\")");
             return errors_;
         }
@@ -74,7 +67,7 @@ private:
                    const std::string& where = "") {
         auto [it, fresh] = seen.emplace(id.text, id.span);
         if (fresh) return false;
-        error(id.span, kDuplicate, fmt::format("{} `{}`{} is declared twice", what, id.text, where))
+        error(id.span, code::kDuplicateDeclaration, fmt::format("{} `{}`{} is declared twice", what, id.text, where))
             .notes.push_back({it->second, "first declared here"});
         return true;
     }
@@ -88,14 +81,14 @@ private:
             e = &e->kids[0];
         }
         if (e->kind != ast::ExprKind::Literal) {
-            error(s.value.span, kSetting,
+            error(s.value.span, code::kBadProfileSetting,
                   fmt::format("`{}` must be a number or True/False, not an expression", s.name.text));
             return std::nullopt;
         }
         try {
             return negate ? py::neg(e->literal) : e->literal;
         } catch (const EvalError& err) {
-            error(s.value.span, kSetting, fmt::format("`{}`: {}", s.name.text, err.what()));
+            error(s.value.span, code::kBadProfileSetting, fmt::format("`{}`: {}", s.name.text, err.what()));
             return std::nullopt;
         }
     }
@@ -115,7 +108,7 @@ private:
                 if (value.text == "full" || value.text == "linear") {
                     out.attention = value.text == "full" ? AttentionFlavour::Full : AttentionFlavour::Linear;
                 } else {
-                    Diagnostic& d = error(value.span, kFlavour,
+                    Diagnostic& d = error(value.span, code::kUnknownFlavour,
                                           fmt::format("unknown attention flavour `{}`: full or linear", value.text));
                     suggest(d, value.span, value.text, {"full", "linear"});
                 }
@@ -123,19 +116,19 @@ private:
                 if (value.text == "dense" || value.text == "moe") {
                     out.ffn = value.text == "dense" ? FfnFlavour::Dense : FfnFlavour::Moe;
                 } else {
-                    Diagnostic& d = error(value.span, kFlavour,
+                    Diagnostic& d = error(value.span, code::kUnknownFlavour,
                                           fmt::format("unknown ffn flavour `{}`: dense or moe", value.text));
                     suggest(d, value.span, value.text, {"dense", "moe"});
                 }
             } else {
-                Diagnostic& d = error(key.span, kFlavour,
+                Diagnostic& d = error(key.span, code::kUnknownFlavour,
                                       fmt::format("unknown flavour `{}` of kind `{}`: a kind states `attention full|linear` "
                                                   "or `ffn dense|moe`", key.text, k.name.text));
                 suggest(d, key.span, key.text, {"attention", "ffn"});
             }
         }
         for (const ast::OpCount& c : k.counts)
-            if (c.count < 0) error(c.span, kOpCounts, "an op count beyond 64 bits");
+            if (c.count < 0) error(c.span, code::kBadOpCounts, "an op count beyond 64 bits");
         if (!k.named) {
             out.counts.reserve(k.counts.size());
             for (const ast::OpCount& c : k.counts) out.counts.push_back(c.count);
@@ -143,14 +136,14 @@ private:
                 std::string missing;
                 for (std::size_t i = k.counts.size(); i < op_vector_.size(); ++i)
                     missing += (missing.empty() ? "`" : ", `") + op_vector_[i] + "`";
-                Diagnostic& d = error(k.span, kOpCounts,
+                Diagnostic& d = error(k.span, code::kBadOpCounts,
                                       fmt::format("kind `{}` of profile `{}` states {} op counts, the op vector has {}: "
                                                   "no count for {}", k.name.text, p.name.text, k.counts.size(),
                                                   op_vector_.size(), missing));
                 d.notes.push_back({{}, fmt::format("the counts follow the op vector: {} (state 0 for an op the kind "
                                                    "does not have)", vector_text())});
             } else if (k.counts.size() > op_vector_.size()) {
-                Diagnostic& d = error(k.counts[op_vector_.size()].span, kOpCounts,
+                Diagnostic& d = error(k.counts[op_vector_.size()].span, code::kBadOpCounts,
                                       fmt::format("kind `{}` of profile `{}` states {} op counts, the op vector has only {}",
                                                   k.name.text, p.name.text, k.counts.size(), op_vector_.size()));
                 d.notes.push_back({{}, fmt::format("the op vector: {}", vector_text())});
@@ -164,7 +157,7 @@ private:
             if (duplicate(seen_ops, *c.op, "the count of", fmt::format(" in kind `{}`", k.name.text))) continue;
             auto it = std::find(op_vector_.begin(), op_vector_.end(), c.op->text);
             if (it == op_vector_.end()) {
-                Diagnostic& d = error(c.op->span, kUnknownOp,
+                Diagnostic& d = error(c.op->span, code::kUnknownCountedOp,
                                       fmt::format("unknown op `{}`: it is not in the op vector", c.op->text));
                 suggest(d, c.op->span, c.op->text, op_vector_);
                 continue;
@@ -177,7 +170,7 @@ private:
         for (std::size_t i = 0; i < op_vector_.size(); ++i)
             if (!stated[i]) missing += (missing.empty() ? "`" : ", `") + op_vector_[i] + "`";
         if (!missing.empty())
-            error(k.span, kOpCounts, fmt::format("kind `{}` of profile `{}` has no count for {}: every op of the op "
+            error(k.span, code::kBadOpCounts, fmt::format("kind `{}` of profile `{}` has no count for {}: every op of the op "
                                                  "vector needs one (state 0 for an op it does not have)",
                                                  k.name.text, p.name.text, missing));
         return out;
@@ -192,11 +185,11 @@ private:
             std::string lower = m.text;
             std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
             if (m.text.empty()) {
-                error(m.span, kPrefix, "an empty prefix would match every model name (`default` is the fallback)");
+                error(m.span, code::kBadPrefix, "an empty prefix would match every model name (`default` is the fallback)");
                 continue;
             }
             if (lower != m.text) {
-                Diagnostic& d = error(m.span, kPrefix,
+                Diagnostic& d = error(m.span, code::kBadPrefix,
                                       fmt::format("prefix \"{}\" has capitals: it is matched against the lower-cased "
                                                   "model name", m.text));
                 d.fix = fix(m.span, "\"" + lower + "\"");
@@ -204,7 +197,7 @@ private:
             }
             auto [it, fresh] = seen_prefixes.emplace(m.text, m.span);
             if (!fresh) {
-                error(m.span, kPrefix, fmt::format("prefix \"{}\" already chooses profile `{}`", m.text,
+                error(m.span, code::kBadPrefix, fmt::format("prefix \"{}\" already chooses profile `{}`", m.text,
                                                    prefix_owner[m.text]))
                     .notes.push_back({it->second, "claimed here"});
                 continue;
@@ -220,17 +213,17 @@ private:
             kind_names.push_back(k.name.text);
         }
         if (p.kinds.empty())
-            error(p.name.span, kOpCounts,
+            error(p.name.span, code::kBadOpCounts,
                   fmt::format("profile `{}` has no kind: state at least one (`kind decoder = ...`)", p.name.text));
         for (std::size_t i = 0; i < p.default_kinds.size(); ++i) {
             const ast::Ident& d = p.default_kinds[i];
             if (i > 0) {
-                error(d.span, kDefaultKind, fmt::format("profile `{}` states its default kind twice", p.name.text))
+                error(d.span, code::kBadDefaultKind, fmt::format("profile `{}` states its default kind twice", p.name.text))
                     .notes.push_back({p.default_kinds[0].span, "first stated here"});
                 continue;
             }
             if (!out.find_kind(d.text)) {
-                Diagnostic& diag = error(d.span, kDefaultKind,
+                Diagnostic& diag = error(d.span, code::kBadDefaultKind,
                                          fmt::format("default kind `{}` is not a kind of profile `{}`", d.text, p.name.text));
                 suggest(diag, d.span, d.text, kind_names);
                 continue;
@@ -242,7 +235,7 @@ private:
         std::map<std::string, Span> seen_run, seen_model;
         for (const ast::SettingDecl& s : p.settings) {
             if (!s.model && !s.matches.empty()) {
-                error(s.matches.front().span, kSetting,
+                error(s.matches.front().span, code::kBadProfileSetting,
                       fmt::format("run setting `{}` takes no `matches`: a run setting holds for every model of the "
                                   "family (a `model` default may hold for some names)", s.name.text));
                 continue;
@@ -253,7 +246,7 @@ private:
                 std::string lower = m.text;
                 std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
                 if (m.text.empty() || lower != m.text) {
-                    Diagnostic& d = error(m.span, kPrefix,
+                    Diagnostic& d = error(m.span, code::kBadPrefix,
                                           m.text.empty() ? std::string("an empty prefix would match every model name "
                                                                        "(leave out `matches` for that)")
                                                          : fmt::format("prefix \"{}\" has capitals: it is matched "
@@ -270,21 +263,21 @@ private:
             const std::string where = own.empty() ? fmt::format(" of profile `{}`", p.name.text)
                                                   : fmt::format(" of profile `{}` for the same prefixes", p.name.text);
             if (s.model ? seen_model.count(key.text) != 0 : false) {
-                error(s.name.span, kDuplicate, fmt::format("model default `{}`{} is declared twice", s.name.text, where))
+                error(s.name.span, code::kDuplicateDeclaration, fmt::format("model default `{}`{} is declared twice", s.name.text, where))
                     .notes.push_back({seen_model[key.text], "first declared here"});
                 continue;
             }
             if (s.model) seen_model.emplace(key.text, s.name.span);
             else if (duplicate(seen_run, s.name, "run setting", where)) continue;
             if (s.model && !schema_.empty() && std::find(schema_.begin(), schema_.end(), s.name.text) == schema_.end()) {
-                Diagnostic& d = error(s.name.span, kSetting,
+                Diagnostic& d = error(s.name.span, code::kBadProfileSetting,
                                       fmt::format("model default `{}` is not a field of the schema", s.name.text));
                 suggest(d, s.name.span, s.name.text, schema_);
                 continue;
             }
             if (!s.model && !run_names.empty() &&
                 std::find(run_names.begin(), run_names.end(), s.name.text) == run_names.end()) {
-                Diagnostic& d = error(s.name.span, kSetting,
+                Diagnostic& d = error(s.name.span, code::kBadProfileSetting,
                                       fmt::format("unknown run setting `{}`: the run defaults do not state it", s.name.text));
                 suggest(d, s.name.span, s.name.text, run_names);
                 continue;

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/paths.h"
 #include "diag/suggest.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "lint/lint.h"
 #include "lint/output.h"
 
@@ -27,14 +27,14 @@ struct LintArgs {
 std::vector<std::string> warning_codes(const std::string& option, const std::string& text) {
     std::vector<std::string> codes;
     if (text == "all") {
-        for (const lint::CodeInfo& c : lint::all_codes())
+        for (const CodeInfo& c : all_codes())
             if (c.severity == Severity::Warning) codes.emplace_back(c.code);
         return codes;
     }
-    const lint::CodeInfo* info = lint::find_code(text);
+    const CodeInfo* info = find_code(text);
     if (info == nullptr) {
         std::vector<std::string> known{"all"};
-        for (const lint::CodeInfo& c : lint::all_codes()) known.emplace_back(c.code);
+        for (const CodeInfo& c : all_codes()) known.emplace_back(c.code);
         std::string hint;
         if (auto near = closest_name(text, known)) hint = fmt::format(" (did you mean `{}`?)", *near);
         throw std::invalid_argument(fmt::format("{} {}: no such code{}", option, text, hint));

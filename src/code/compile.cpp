@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "diag/suggest.h"
 #include "code/interp.h"
 
@@ -87,7 +88,7 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
     switch (e.kind) {
     case K::Literal: return constant(e.literal, e.span);
     case K::Refused: {
-        error(e.span, "E0110", fmt::format("{} is not allowed in a formula: a formula is arithmetic on numbers", e.name));
+        error(e.span, code::kNotArithmetic, fmt::format("{} is not allowed in a formula: a formula is arithmetic on numbers", e.name));
         return constant(Value::integer(0), e.span);
     }
     case K::Name: {
@@ -98,7 +99,7 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
         }
         if (e.name == "total" && !scope.total_is_name) {
             if (!scope.total_allowed)
-                error(e.span, "E0113", "`total` has a value only in a slot's `bytes` formula");
+                error(e.span, code::kTotalOutsideFormula, "`total` has a value only in a slot's `bytes` formula");
             return code_.add({Op::Total, 0, 0, 0, 0}, e.span);
         }
         return code_.add({Op::Load, 0, intern(e.name), 0, 0}, e.span);
@@ -133,13 +134,13 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
     }
     case K::Call: {
         if (e.kids.size() > 64) {
-            error(e.span, "E0112", fmt::format("`{}` takes at most 64 arguments", e.name));
+            error(e.span, code::kArgumentCount, fmt::format("`{}` takes at most 64 arguments", e.name));
             return constant(Value::integer(0), e.span);
         }
         if (e.name == "max" || e.name == "min") {
             if (e.kids.size() < 2) {
                 if (strict_calls_) {
-                    error(e.span, "E0112", fmt::format("`{}` takes two or more numbers, got {}", e.name, e.kids.size()));
+                    error(e.span, code::kArgumentCount, fmt::format("`{}` takes two or more numbers, got {}", e.name, e.kids.size()));
                     return constant(Value::integer(0), e.span);
                 }
                 return list_node(Op::ArgCountError, e.kids, scope, e.span);
@@ -150,7 +151,7 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
         if (fn == fns_.end()) {
             std::vector<std::string> known{"max", "min"};
             for (const FnSignature& f : fns_) known.push_back(f.name);
-            Diagnostic d{Severity::Error, "E0111", e.span,
+            Diagnostic d{Severity::Error, code::kNotAFunction, e.span,
                          fmt::format("`{}` is not a function: a formula may call max, min and the fns the records declare", e.name),
                          {}, {}};
             if (auto near = closest_name(e.name, known)) d.fix = FixIt{e.span, *near};
@@ -158,7 +159,7 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
             return constant(Value::integer(0), e.span);
         }
         if (fn->params != e.kids.size()) {
-            error(e.span, "E0112", fmt::format("`{}` takes {} argument{}, got {}", e.name, fn->params,
+            error(e.span, code::kArgumentCount, fmt::format("`{}` takes {} argument{}, got {}", e.name, fn->params,
                                                fn->params == 1 ? "" : "s", e.kids.size()));
             return constant(Value::integer(0), e.span);
         }

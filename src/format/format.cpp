@@ -5,6 +5,7 @@
 #include <antlr4-runtime.h>
 
 #include "RecLexer.h"
+#include "diag/codes.h"
 #include "format/layout.h"
 #include "format/print.h"
 #include "syntax/parse.h"
@@ -13,7 +14,6 @@ namespace oprec::format {
 
 namespace {
 
-constexpr const char* kWouldChangeMeaning = "E0004";
 
 // Words after which a sign is unary: they end no operand.
 bool ends_operand(std::size_t type, const std::string& text) {
@@ -67,7 +67,7 @@ Formatted format_source(std::string source, std::string name, const FormatOption
     std::vector<Diagnostic> diags;
     const ast::Module after = parse_module(again, again.add(name, text), diags);
     if (!diags.empty() || module_source(before) != module_source(after)) {
-        out.diagnostics.push_back({Severity::Error, kWouldChangeMeaning, {id, 1, 1, 0},
+        out.diagnostics.push_back({Severity::Error, code::kFmtWouldChangeMeaning, {id, 1, 1, 0},
                                    "oprec fmt would change what this file says (a bug in the formatter): "
                                    "the file is left as it is", {}, {}});
         return out;

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "lint/constant.h"
 #include "format/print.h"
 #include "lint/facts.h"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "format/print.h"
 
 namespace oprec::lint {

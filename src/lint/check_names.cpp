@@ -8,7 +8,7 @@
 
 #include "diag/suggest.h"
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 
 namespace oprec::lint {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 
 namespace oprec::lint {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 
 namespace oprec::lint {
 

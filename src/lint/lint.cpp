@@ -6,8 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "lint/checks.h"
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "lint/index.h"
 #include "lint/suppress.h"
 
@@ -19,7 +20,7 @@ namespace {
 // or load), so warnings about what is unused or unknown would mislead.
 bool incomplete(const std::vector<Diagnostic>& diags) {
     return std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) {
-        return d.code == "E0001" || d.code == "E0003" || d.code == "E0120" || d.code == "E0122";
+        return d.code == code::kSyntaxError || d.code == code::kNestedTooDeep || d.code == code::kImportMissing || d.code == code::kUnreadableFile;
     });
 }
 
@@ -48,7 +49,7 @@ bool library_module(const LoadResult& load, const std::vector<std::filesystem::p
 }
 
 bool records_file_only(const std::string& code) {
-    return code == "E0102" || code == "E0104" || code == code::kUnusedDefault || code == code::kUnusedFn ||
+    return code == code::kMissingVocabulary || code == code::kMissingOp || code == code::kUnusedDefault || code == code::kUnusedFn ||
            code == code::kNoSchema;
 }
 
@@ -79,7 +80,7 @@ Report lint_loaded(LoadResult load, const Options& options) {
     Report report;
     report.could_not_run = load.modules.empty() &&
                            std::any_of(load.diagnostics.begin(), load.diagnostics.end(),
-                                       [](const Diagnostic& d) { return d.code == "E0122" && !d.span.known(); });
+                                       [](const Diagnostic& d) { return d.code == code::kUnreadableFile && !d.span.known(); });
     std::vector<Diagnostic> diags = std::move(load.diagnostics);
     const bool module = library_module(load, options.load.search_path);
     if (module) std::erase_if(diags, [](const Diagnostic& d) { return records_file_only(d.code); });

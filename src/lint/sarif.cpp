@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "lint/output.h"
 
 namespace oprec::lint {

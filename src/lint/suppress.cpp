@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "lint/codes.h"
+#include "diag/codes.h"
 
 namespace oprec::lint {
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "syntax/parse.h"
 
 namespace oprec {
@@ -265,7 +266,7 @@ ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return group(ctx); }
 // Deeper than the stages after the parser may recurse: reported once, at
 // the first place, and the expression is refused.
 ast::Expr AstBuilder::too_deep(antlr4::ParserRuleContext* ctx, const std::string& message) {
-    if (!too_deep_) diags_.push_back({Severity::Error, "E0003", span(ctx), message, {}, {}});
+    if (!too_deep_) diags_.push_back({Severity::Error, code::kNestedTooDeep, span(ctx), message, {}, {}});
     too_deep_ = true;
     return refused(span(ctx), "an expression nested too deep");
 }
@@ -282,7 +283,7 @@ void AstBuilder::python_operand(P::ExprContext* operand) {
 }
 
 void AstBuilder::unexpected(antlr4::Token* token) {
-    diags_.push_back({Severity::Error, "E0001", span(token),
+    diags_.push_back({Severity::Error, code::kSyntaxError, span(token),
                       fmt::format("syntax error: unexpected `{}`", token->getText()), {}, {}});
     syntax_errors_ = true;
 }

@@ -10,6 +10,7 @@
 
 #include "RecLexer.h"
 #include "RecParser.h"
+#include "diag/codes.h"
 #include "syntax/ast_build.h"
 #include "syntax/scanned_stream.h"
 #include "syntax/scanner.h"
@@ -59,7 +60,7 @@ std::string checked_utf8(const SourceFile& file, FileId id, std::vector<Diagnost
             const std::uint32_t line = file.line_of(i);
             const std::uint32_t col = static_cast<std::uint32_t>(
                 column_count(std::string_view(text).substr(file.line_start(line), i - file.line_start(line))) + 1);
-            diags.push_back({Severity::Error, "E0002", {id, line, col, 1},
+            diags.push_back({Severity::Error, code::kInvalidUtf8, {id, line, col, 1},
                              fmt::format("the file is not valid UTF-8 text (byte 0x{:02x})", c), {}, {}});
             reported = true;
         }
@@ -98,7 +99,7 @@ public:
             message = fmt::format("syntax error: {}", msg);  // a lexer error
         else
             message = fmt::format("syntax error: unexpected {}", describe(token, newline_type_));
-        Diagnostic d{Severity::Error, "E0001",
+        Diagnostic d{Severity::Error, code::kSyntaxError,
                      {file_, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(col + 1), len},
                      std::move(message), {}, {}};
         // A line that ends inside a formula: the usual cause is a wrapped formula.
@@ -176,13 +177,13 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     };
     auto bracket_errors = [&](const TokenFilter& filter) {
         if (filter.too_deep()) {
-            diags.push_back({Severity::Error, "E0003", span_of(*filter.too_deep()),
+            diags.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_deep()),
                              fmt::format("brackets nested deeper than {} levels", kMaxNesting), {}, {}});
             return true;
         }
         if (!filter.unclosed().empty()) {
             const auto& open = filter.unclosed().back();
-            diags.push_back({Severity::Error, "E0001", span_of(open),
+            diags.push_back({Severity::Error, code::kSyntaxError, span_of(open),
                              fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
             return true;
         }
@@ -240,7 +241,7 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     if (listener.count > 0 || tree == nullptr) {
         diags.insert(diags.end(), syntax.begin(), syntax.end());
         if (const auto& stop = filter.junk_stop())
-            diags.push_back({Severity::Error, "E0001", span_of(*stop),
+            diags.push_back({Severity::Error, code::kSyntaxError, span_of(*stop),
                              fmt::format("syntax error: more than {} characters the language does not have; "
                                          "stopped reading here", kMaxJunk), {}, {}});
         return;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "diag/codes.h"
 #include "diag/suggest.h"
 #include "yaml/scalar_text.h"
 
@@ -16,12 +17,6 @@ namespace oprec::yaml {
 
 namespace {
 
-constexpr const char* kYamlSyntax = "E0150";
-constexpr const char* kUnknownKey = "E0151";
-constexpr const char* kBadShape = "E0152";
-constexpr const char* kDuplicate = "E0101";
-constexpr const char* kBadDefault = "E0115";
-constexpr const char* kMissingOp = "E0104";
 
 // Python's keywords: no formula could read a name spelt like one.
 const std::set<std::string_view> kKeywords{
@@ -58,7 +53,7 @@ public:
         try {
             root = YAML::Load(yaml_.text());
         } catch (const YAML::Exception& e) {
-            error(at(e.mark, 1), kYamlSyntax, fmt::format("not YAML: {}", e.msg));
+            error(at(e.mark, 1), code::kYamlSyntax, fmt::format("not YAML: {}", e.msg));
             return std::move(module_);
         }
         Span ops_key{file_, 1, 1, 0};
@@ -105,7 +100,7 @@ private:
 
     bool expect(const YAML::Node& n, YAML::NodeType::value type, std::string_view what) {
         if (n.Type() == type) return true;
-        error(at(n), kBadShape, fmt::format("expected {}, found {}", what, node_kind(n)));
+        error(at(n), code::kYamlShape, fmt::format("expected {}, found {}", what, node_kind(n)));
         return false;
     }
 
@@ -115,19 +110,19 @@ private:
         std::map<std::string, Span> seen;
         for (const auto& kv : map) {
             if (!kv.first.IsScalar()) {
-                error(at(kv.first), kBadShape, fmt::format("expected a name as a key, found {}", node_kind(kv.first)));
+                error(at(kv.first), code::kYamlShape, fmt::format("expected a name as a key, found {}", node_kind(kv.first)));
                 continue;
             }
             const std::string& key = kv.first.Scalar();
             const Span where = at(kv.first);
             if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-                Diagnostic& d = error(where, kUnknownKey, fmt::format("unknown key `{}`: expected {}", key,
+                Diagnostic& d = error(where, code::kYamlUnknownKey, fmt::format("unknown key `{}`: expected {}", key,
                                                                        fmt::join(allowed, ", ")));
                 if (auto near = closest_name(key, allowed)) d.fix = FixIt{where, *near};
                 continue;
             }
             if (auto [it, fresh] = seen.emplace(key, where); !fresh) {
-                Diagnostic& d = error(where, kDuplicate, fmt::format("`{}` is stated twice", key));
+                Diagnostic& d = error(where, code::kDuplicateDeclaration, fmt::format("`{}` is stated twice", key));
                 d.notes.push_back({it->second, "first stated here"});
                 continue;
             }
@@ -137,7 +132,7 @@ private:
 
     std::optional<ast::Ident> name(const YAML::Node& n, std::string_view what) {
         if (!n.IsScalar() || !is_name(n.Scalar())) {
-            error(at(n), kBadShape, fmt::format("expected {}, a name, found {}", what,
+            error(at(n), code::kYamlShape, fmt::format("expected {}, a name, found {}", what,
                                                 n.IsScalar() ? fmt::format("`{}`", n.Scalar()) : node_kind(n)));
             return std::nullopt;
         }
@@ -145,7 +140,7 @@ private:
     }
     std::optional<ast::Ident> key_name(const std::string& key, const Span& where, std::string_view what) {
         if (is_name(key)) return ast::Ident{key, where};
-        error(where, kBadShape, fmt::format("expected {}, a name, found `{}`", what, key));
+        error(where, code::kYamlShape, fmt::format("expected {}, a name, found `{}`", what, key));
         return std::nullopt;
     }
     Span key_span(const YAML::Node& map, const std::string& key) {
@@ -156,7 +151,7 @@ private:
 
     std::optional<ast::Expr> expr(const YAML::Node& n, std::string_view what) {
         if (!n.IsScalar()) {
-            error(at(n), kBadShape, fmt::format("expected {}, a formula, found {}", what, node_kind(n)));
+            error(at(n), code::kYamlShape, fmt::format("expected {}, a formula, found {}", what, node_kind(n)));
             return std::nullopt;
         }
         const ScalarPlace place(yaml_, file_, offset(n), n.Scalar());
@@ -179,7 +174,7 @@ private:
                 if (!number) e.reset();
             }
             if (!e) {
-                error(at(value), kBadDefault, fmt::format("the default of `{}` is not a number", key));
+                error(at(value), code::kDefaultNotConstant, fmt::format("the default of `{}` is not a number", key));
                 return;
             }
             if (id) module_.decls.emplace_back(ast::DefaultDecl{*id, std::move(*e)});
@@ -194,7 +189,7 @@ private:
                                                     : std::vector<std::string>{"switch", "needs", "comm"};
         for (const auto& kv : map) {
             if (!kv.first.IsScalar()) {
-                error(at(kv.first), kBadShape, "expected an op's name as a key");
+                error(at(kv.first), code::kYamlShape, "expected an op's name as a key");
                 continue;
             }
             auto id = key_name(kv.first.Scalar(), at(kv.first), parts ? "a part" : "an op");
@@ -212,7 +207,7 @@ private:
                 } else if (key == "comm") {
                     bool comm = false;
                     if (!value.IsScalar() || !YAML::convert<bool>::decode(value, comm))
-                        error(at(value), kBadShape, "expected comm, true or false");
+                        error(at(value), code::kYamlShape, "expected comm, true or false");
                     op.comm = comm;
                 } else if (!value.IsNull() && expect(value, YAML::NodeType::Sequence, "needs, a list of ops")) {
                     for (const YAML::Node& n : value)
@@ -221,7 +216,7 @@ private:
             });
             if (parts && !op.part_of) {
                 if (!body.IsMap()) continue;
-                error(id->span, kBadShape, fmt::format("part `{}` states no part_of: the op it is part of", id->text));
+                error(id->span, code::kYamlShape, fmt::format("part `{}` states no part_of: the op it is part of", id->text));
                 continue;
             }
             module_.decls.emplace_back(std::move(op));
@@ -232,7 +227,7 @@ private:
         if (map.IsNull() || !expect(map, YAML::NodeType::Map, "slots, a mapping of slot names to slots")) return;
         for (const auto& kv : map) {
             if (!kv.first.IsScalar()) {
-                error(at(kv.first), kBadShape, "expected a slot's name as a key");
+                error(at(kv.first), code::kYamlShape, "expected a slot's name as a key");
                 continue;
             }
             auto id = key_name(kv.first.Scalar(), at(kv.first), "a slot");
@@ -270,7 +265,7 @@ private:
             }
         });
         for (auto [present, key] : {std::pair{has_part, "part"}, {has_formula, "formula"}, {has_ops, "ops"}})
-            if (!present) error(id.span, kBadShape, fmt::format("slot `{}` states no {}", id.text, key));
+            if (!present) error(id.span, code::kYamlShape, fmt::format("slot `{}` states no {}", id.text, key));
         if (!has_part || !has_formula || !has_ops) return;
         // The formula is the `bytes` entry, first, as a .rec slot writes it.
         if (formula) s.entries.insert(s.entries.begin(), std::move(*formula));
@@ -301,7 +296,7 @@ void point_into_yaml(const ast::Module& module, std::vector<Diagnostic>& diags) 
         if (const auto* imp = std::get_if<ast::ImportDecl>(&d); imp && imp->path == kVocabularyImport) vocabulary = imp;
     if (vocabulary == nullptr) return;
     for (Diagnostic& d : diags) {
-        if (d.code != kMissingOp || d.span.file == module.file) continue;
+        if (d.code != code::kMissingOp || d.span.file == module.file) continue;
         d.notes.insert(d.notes.begin(), Note{d.span, "the op vector states it here"});
         d.span = vocabulary->span;
     }

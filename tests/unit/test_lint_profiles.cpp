@@ -1,7 +1,7 @@
 // `oprec lint` over op profiles: the shipped profiles file lints clean on its
 // own, and each profile error (E0140-E0146) is reported with its code, its
 // place and its fix, each code in the table docs/diagnostics.md documents.
-#include "lint/codes.h"
+#include "diag/codes.h"
 #include "test_lint_support.h"
 
 using namespace oprec;
@@ -99,7 +99,7 @@ TEST_CASE("lint E0141-E0146: each profile error, at its place", "[lint][errors][
 TEST_CASE("lint: every profile error's code is in the code table", "[lint][profiles]") {
     for (const char* code : {"E0140", "E0141", "E0142", "E0143", "E0144", "E0145", "E0146"}) {
         INFO(code);
-        const lint::CodeInfo* info = lint::find_code(code);
+        const CodeInfo* info = find_code(code);
         REQUIRE(info != nullptr);
         CHECK(info->severity == Severity::Error);
     }

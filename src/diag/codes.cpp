@@ -1,8 +1,8 @@
-#include "lint/codes.h"
+#include "diag/codes.h"
 
 #include <algorithm>
 
-namespace oprec::lint {
+namespace oprec {
 
 const std::vector<CodeInfo>& all_codes() {
     static const std::vector<CodeInfo> codes{
@@ -72,4 +72,10 @@ const CodeInfo* find_code(std::string_view code) {
     return it == codes.end() ? nullptr : &*it;
 }
 
-}  // namespace oprec::lint
+std::string doc_anchor(const CodeInfo& info) {
+    std::string anchor = "docs/diagnostics.md#";
+    for (const char c : info.code) anchor += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return anchor + "-" + std::string(info.name);
+}
+
+}  // namespace oprec
