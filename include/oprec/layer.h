@@ -59,6 +59,12 @@ struct ReportOptions {
     int indent = -1;                  // JSON indentation; -1: one line
 };
 
+// The report as JSON text, and whether every value in it was priced.
+struct Report {
+    std::string json;
+    bool complete = true;  // false: an {"error": ...} stands in some value's place
+};
+
 class Layer {
 public:
     Layer(const Layer& other);
@@ -103,7 +109,8 @@ public:
     // Everything, as `oprec eval --format json` prints it: slots, parts, ops,
     // [only], params, kv_shards, gathered_kv_bytes, head_dim, activations.
     // A value that cannot be computed is {"error": {kind, message}} in its place.
-    std::string report_json(const ReportOptions& options = {}) const;
+    Report report(const ReportOptions& options = {}) const;
+    std::string report_json(const ReportOptions& options = {}) const { return report(options).json; }
     // The layer document (fields, switches, context) as JSON.
     std::string document_json(int indent = 2) const;
 

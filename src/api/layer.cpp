@@ -249,7 +249,7 @@ std::vector<Setting> Layer::settings() const {
     });
 }
 
-std::string Layer::report_json(const ReportOptions& options) const {
+Report Layer::report(const ReportOptions& options) const {
     LayerState& s = *state_;
     PartsOrError parts = Named<Value>{};
     try {
@@ -262,8 +262,9 @@ std::string Layer::report_json(const ReportOptions& options) const {
     }
     ReportQuery internal;
     internal.only = options.only;
-    return bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal)
-        .dump(options.indent);
+    const nlohmann::ordered_json doc =
+        bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
+    return {doc.dump(options.indent), !has_error(doc)};
 }
 
 std::string Layer::document_json(int indent) const { return hf::layer_doc_json(state_->doc).dump(indent); }

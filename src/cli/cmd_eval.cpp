@@ -13,6 +13,7 @@
 #include "cli/layer_options.h"
 #include "cli/layer_table.h"
 #include "cli/paths.h"
+#include "model/report.h"  // has_error, for one slot's document
 #include "oprec/oprec.h"
 
 namespace oprec::cli {
@@ -62,15 +63,6 @@ void apply(Layer& layer, const LayerEdits& edits) {
     }
 }
 
-bool has_error(const ordered_json& j) {
-    if (j.is_object()) {
-        if (j.contains("error")) return true;
-        for (const auto& [k, v] : j.items())
-            if (has_error(v)) return true;
-    }
-    return false;
-}
-
 // One slot alone (--slot): its part, whether held, its bytes, from the report.
 ordered_json slot_only(const Records& records, const ordered_json& report, const std::string& slot) {
     ordered_json out;
@@ -87,11 +79,12 @@ ordered_json slot_only(const Records& records, const ordered_json& report, const
     return out;
 }
 
-std::string report_text(const Layer& layer, const EvalArgs& args) {
+Report report_of(const Layer& layer, const EvalArgs& args) {
     ReportOptions options;
     if (!args.only.empty()) options.only = args.only;
-    return layer.report_json(options);
+    return layer.report(options);
 }
+
 
 int run_jsonl(const Records& records, const EvalArgs& args) {
     bool failed = false;
@@ -112,11 +105,11 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
             Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
             apply(layer, args.edits);
             if (args.slot.empty()) {
-                out = report_text(layer, args);
-                // An error stands in the place of what could not be priced.
-                failed = failed || out.find("\"error\":") != std::string::npos;
+                Report report = report_of(layer, args);
+                failed = failed || !report.complete;
+                out = std::move(report.json);
             } else {
-                const ordered_json doc = slot_only(records, ordered_json::parse(report_text(layer, args)), args.slot);
+                const ordered_json doc = slot_only(records, ordered_json::parse(report_of(layer, args).json), args.slot);
                 failed = failed || has_error(doc);
                 out = doc.dump();
             }
@@ -179,7 +172,8 @@ int run(const EvalArgs& args) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
     }
-    const ordered_json report = ordered_json::parse(report_text(*layer, args));
+    const Report priced = report_of(*layer, args);
+    const ordered_json report = ordered_json::parse(priced.json);
     if (!args.slot.empty()) {
         const ordered_json doc = slot_only(*records, report, args.slot);
         if (args.format == "json") {
@@ -203,7 +197,7 @@ int run(const EvalArgs& args) {
         std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
                                           factor != nullptr ? factor->repr() : "?"});
     }
-    return has_error(report) ? kProblems : kOk;
+    return priced.complete ? kOk : kProblems;
 }
 
 }  // namespace

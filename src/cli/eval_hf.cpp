@@ -21,14 +21,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-bool has_error(const ordered_json& j) {
-    if (!j.is_object()) return false;
-    if (j.contains("error")) return true;
-    for (const auto& [k, v] : j.items())
-        if (has_error(v)) return true;
-    return false;
-}
-
 ordered_json strategy_json(const hf::Strategy& s, const LayerDoc& layer) {
     return {{"tp", s.tp},
             {"cp", s.cp},

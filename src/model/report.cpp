@@ -17,6 +17,14 @@ std::string describe_error(const EvalError& e, const SourceMap* sources) {
     return out + e.what();
 }
 
+bool has_error(const ordered_json& j) {
+    if (!j.is_object()) return false;
+    if (j.contains("error")) return true;
+    for (const auto& [key, value] : j.items())
+        if (has_error(value)) return true;
+    return false;
+}
+
 ordered_json error_json(const EvalError& e, const SourceMap* sources) {
     return {{"error", {{"kind", error_kind_name(e.kind())}, {"message", describe_error(e, sources)}}}};
 }

@@ -52,6 +52,9 @@ nlohmann::ordered_json bound_report(const RecordsEvaluator& records, const Layer
 // The same, binding the layer here (once).
 nlohmann::ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
 
+// Whether an {"error": ...} stands anywhere in a report (or part of one).
+bool has_error(const nlohmann::ordered_json& report);
+
 // "where: message" for an evaluation error, naming the slot and source position.
 std::string describe_error(const EvalError& e, const SourceMap* sources);
 

@@ -144,6 +144,10 @@ TEST_CASE("the API's errors say what and where", "[api]") {
             CHECK(e.where().file.find("op_records.rec") != std::string::npos);
         }
     }
+    SECTION("a report says whether every value was priced") {
+        CHECK_FALSE(records.layer("{}", "empty").report().complete);
+        CHECK(records.layer_file(OPREC_TEST_DATA "/../examples/llama2-7b.json").report().complete);
+    }
     SECTION("a shipped record set by name, and one that is not there") {
         CHECK(oprec::Records::load("op_records").slots() == oprec::Records::shipped().slots());
         CHECK_THROWS_AS(oprec::Records::load("no-such-records"), oprec::RecordsError);
