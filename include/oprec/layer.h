@@ -46,6 +46,16 @@ struct SlotBytes {
     Number bytes;
 };
 
+// One entry of a slot (`attMM = ...`): the elements its formula gives on
+// the layer, and the bytes the slot's formula makes of them alone. What an
+// editor shows beside each entry (oprec lsp's live bytes).
+struct EntryBytes {
+    std::string op;     // the op or part the entry is for
+    bool kept = false;  // the layer's switches keep it (it adds to the slot)
+    Number elements;
+    Number bytes;
+};
+
 // One switch setting of a selective layer: bit i of `keep_bits` keeps
 // switch i of Records::switches(); bytes by part.
 struct Setting {
@@ -101,6 +111,8 @@ public:
     Number slot(std::string_view slot, std::string_view only) const;
     // Every slot: its part, whether held, its bytes.
     std::vector<SlotBytes> slots() const;
+    // A slot's entries in source order (the sum's order). Throws PricingError.
+    std::vector<EntryBytes> entries(std::string_view slot) const;
     // An op's bytes in each held slot it keeps in.
     Named<Number> op(std::string_view op) const;
     // Every switch setting of the layer priced as a selective layer: 2^n of them.

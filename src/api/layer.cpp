@@ -217,6 +217,27 @@ std::vector<SlotBytes> Layer::slots() const {
     });
 }
 
+std::vector<EntryBytes> Layer::entries(std::string_view slot) const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const Program& p = s.records->program;
+        const SlotId id = s.records->evaluator->slot_id(slot);
+        const SlotInfo& info = p.slots[id];
+        std::vector<EntryBytes> out;
+        for (std::size_t i = 0; i < info.entries.size(); ++i) {
+            const RecordId record = info.entries[i].record;
+            // The slot with this entry alone: a mask keeping only its record
+            // (only_mask would also keep the op's parts, other entries).
+            KeepMask alone(s.prepared.keep().size(), 0);
+            alone[record] = 1;
+            out.push_back({p.records[record].name, s.prepared.keep()[record] != 0,
+                           to_number(entry_elements(p, id, i, s.prepared.names())),
+                           to_number(price_slot(p, id, s.prepared.names(), alone))});
+        }
+        return out;
+    });
+}
+
 Named<Number> Layer::op(std::string_view op) const {
     const LayerState& s = *state_;
     return pricing(s, [&] {
