@@ -60,9 +60,17 @@ void scan_line(FileId file, std::uint32_t number, std::string_view line, std::ve
     skip_space();
     const std::uint32_t comment_col = col_of(line, *hash);
     const Span comment{file, number, comment_col, static_cast<std::uint32_t>(column_count(rest) + 1)};
+    // `# rec: layer PATH` chooses the layer `oprec lsp` prices live
+    // (docs/lsp.md): the linter's business is only that it names a path.
+    if (word("layer")) {
+        skip_space();
+        if (at >= line.size())
+            bad.push_back({Severity::Warning, code::kBadSuppression, comment, "`# rec: layer` names no layer document", {}, {}});
+        return;
+    }
     if (!word("allow")) {
         bad.push_back({Severity::Warning, code::kBadSuppression, comment,
-                       "a `# rec:` comment that is not `# rec: allow CODE`", {}, {}});
+                       "a `# rec:` comment that is not `# rec: allow CODE` or `# rec: layer PATH`", {}, {}});
         return;
     }
     const bool alone = line.substr(0, *hash).find_first_not_of(" \t") == std::string_view::npos;

@@ -312,7 +312,8 @@ TEST_CASE("lint W0115: a suppression that names no warning", "[lint]") {
              {"# rec: allow W9999", "`W9999` is no warning's code", "W9999"},
              {"# rec: allow E0101", "`E0101` is an error: errors cannot be allowed", "E0101"},
              {"# rec: allow", "this `# rec: allow` names no code: write `# rec: allow W0109`", "# rec: allow"},
-             {"# rec: alow W0109", "a `# rec:` comment that is not `# rec: allow CODE`", "# rec: alow W0109"},
+             {"# rec: alow W0109", "a `# rec:` comment that is not `# rec: allow CODE` or `# rec: layer PATH`", "# rec: alow W0109"},
+             {"# rec: layer", "`# rec: layer` names no layer document", "# rec: layer"},
          }) {
         INFO(c.comment);
         const std::string text = kClean + c.comment + "\n";
@@ -321,6 +322,8 @@ TEST_CASE("lint W0115: a suppression that names no warning", "[lint]") {
         CHECK(d.message == c.message);
         check_at(r, d, pos_of(text, c.under, "slot norm"), c.under);
     }
+    // The layer oprec lsp prices live is no suppression, and no mistake.
+    CHECK(codes(linted(kClean + "# rec: layer ../examples/llama2-7b.json\n")).empty());
     // A `#` inside a string is not a comment.
     CHECK(codes(linted(kClean + "field odd : int, \"# rec: allow nothing\"\nslot extra in norm {\n    bytes = total * odd\n}\n"))
               .empty());
