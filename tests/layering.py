@@ -8,7 +8,7 @@ import re
 import sys
 
 ORDER = ["diag", "value", "syntax", "format", "yaml", "code", "check", "convert", "eval", "model", "hf", "api",
-         "lint", "repl", "cli"]
+         "lint", "repl", "lsp", "cli"]
 # lint needs the loader and the linter's own analyses, not the evaluator.
 ALLOWED = {stage: set(ORDER[: i + 1]) for i, stage in enumerate(ORDER)}
 ALLOWED["lint"] = {"diag", "value", "syntax", "format", "yaml", "code", "check", "lint"}

@@ -1,0 +1,24 @@
+// oprec lsp: the language server over stdio (src/lsp, docs/lsp.md).
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/paths.h"
+#include "lsp/server.h"
+#include "lsp/transport.h"
+
+namespace oprec::cli {
+
+void add_lsp_command(CLI::App& app, int& exit_code) {
+    auto* cmd = app.add_subcommand("lsp", "Serve the Language Server Protocol over stdin/stdout (for editors)");
+    // Editors pass --stdio; it is the only transport, so it is accepted and ignored.
+    auto stdio = std::make_shared<bool>(false);
+    cmd->add_flag("--stdio", *stdio, "Talk over stdin and stdout (the default and only transport)");
+    cmd->callback([&exit_code] {
+        std::ios::sync_with_stdio(false);
+        lsp::Server server({load_options(), records_options()});
+        exit_code = lsp::serve(server, std::cin, std::cout, /*detach_reader=*/true);
+    });
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,339 @@
+#include "lsp/analysis.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "format/print.h"
+#include "lint/lint.h"
+
+namespace oprec::lsp {
+
+namespace {
+
+bool contains(const Span& s, std::uint32_t line, std::uint32_t col) {
+    return s.line == line && col >= s.col && col < s.col + std::max<std::uint32_t>(s.len, 1);
+}
+
+// An identifier's span: the first `name.size()` characters of where the
+// node starts (a call's span covers its arguments too).
+Span name_span(Span s, const std::string& name) {
+    s.len = static_cast<std::uint32_t>(column_count(name));
+    return s;
+}
+
+class Collector {
+public:
+    explicit Collector(std::vector<Occurrence>& out) : out_(out) {}
+
+    void module(const ast::Module& m) {
+        file_ = m.file;
+        for (const ast::Decl& d : m.decls) std::visit([this](const auto& decl) { this->decl(decl); }, d);
+    }
+
+private:
+    void add(SymbolKind kind, const ast::Ident& id, bool declaration, Span scope = {}) {
+        if (id.text.empty() || !id.span.known()) return;
+        out_.push_back({kind, id.text, with_file(name_span(id.span, id.text)), declaration, scope});
+    }
+    Span with_file(Span s) const {
+        s.file = file_;
+        return s;
+    }
+
+    void expr(const ast::Expr& e, const ast::FnDecl* fn, bool formula) {
+        if (e.kind == ast::ExprKind::Name) {
+            const bool param = fn != nullptr && std::any_of(fn->params.begin(), fn->params.end(),
+                                                            [&](const ast::Ident& p) { return p.text == e.name; });
+            if (param)
+                add(SymbolKind::Param, {e.name, e.span}, false, with_file(fn->name.span));
+            else if (!(formula && e.name == "total"))
+                add(SymbolKind::Value, {e.name, e.span}, false);
+        } else if (e.kind == ast::ExprKind::Call && e.name != "max" && e.name != "min") {
+            add(SymbolKind::Fn, {e.name, e.span}, false);
+        }
+        for (const ast::Expr& k : e.kids) expr(k, fn, formula);
+    }
+
+    void decl(const ast::ImportDecl& d) {
+        out_.push_back({SymbolKind::Import, d.path, with_file(d.span), false, {}});
+    }
+    void decl(const ast::VocabDecl& d) {
+        const SymbolKind kind = d.kind == ast::VocabKind::Switches     ? SymbolKind::Switch
+                                : d.kind == ast::VocabKind::LayerParts ? SymbolKind::LayerPart
+                                                                       : SymbolKind::Op;
+        // The switches and layer parts are declared here; the op vector
+        // names ops an `op` declares.
+        for (const ast::Ident& n : d.names) add(kind, n, kind != SymbolKind::Op);
+    }
+    void decl(const ast::DefaultDecl& d) {
+        add(SymbolKind::Value, d.name, true);
+        expr(d.value, nullptr, false);
+    }
+    void decl(const ast::OpDecl& d) {
+        add(SymbolKind::Op, d.name, true);
+        if (d.part_of) add(SymbolKind::Op, *d.part_of, false);
+        if (d.switch_name) add(SymbolKind::Switch, *d.switch_name, false);
+        for (const ast::Ident& n : d.needs) add(SymbolKind::Op, n, false);
+    }
+    void decl(const ast::SlotDecl& d) {
+        add(SymbolKind::Slot, d.name, true);
+        add(SymbolKind::LayerPart, d.layer_part, false);
+        if (d.when) expr(*d.when, nullptr, false);
+        for (const ast::SlotEntry& e : d.entries) {
+            const bool formula = e.target.text == "bytes";
+            if (!formula) add(SymbolKind::Op, e.target, false);
+            expr(e.expr, nullptr, formula);
+        }
+    }
+    void decl(const ast::FnDecl& d) {
+        add(SymbolKind::Fn, d.name, true);
+        for (const ast::Ident& p : d.params) add(SymbolKind::Param, p, true, with_file(d.name.span));
+        expr(d.body, &d, false);
+    }
+    void decl(const ast::FieldDecl& d) { add(SymbolKind::Value, d.name, true); }
+    void decl(const ast::SettingDecl& d) {
+        add(SymbolKind::Value, d.name, false);
+        expr(d.value, nullptr, false);
+    }
+    void decl(const ast::ProfileDecl& d) {
+        for (const ast::ProfileKind& k : d.kinds)
+            for (const ast::OpCount& c : k.counts)
+                if (c.op) add(SymbolKind::Op, *c.op, false);
+        for (const ast::SettingDecl& s : d.settings) decl(s);
+    }
+
+    std::vector<Occurrence>& out_;
+    FileId file_ = 0;
+};
+
+std::uint32_t last_line(const ast::Expr& e) {
+    std::uint32_t line = e.span.line;
+    for (const ast::Expr& k : e.kids) line = std::max(line, last_line(k));
+    return line;
+}
+
+Span whole(Span start, std::uint32_t end_line) {
+    start.len = end_line > start.line ? 1u << 16 : start.len;
+    return start;
+}
+
+std::vector<Outline> outline_of(const ast::Module& m) {
+    std::vector<Outline> out;
+    for (const ast::Decl& d : m.decls) {
+        if (const auto* op = std::get_if<ast::OpDecl>(&d)) {
+            std::string detail = op->is_part() ? "part of " + op->part_of->text : "op";
+            if (op->switch_name) detail += ", switch " + op->switch_name->text;
+            out.push_back({op->name.text, detail, SymbolKind::Op, op->span, op->name.span, {}});
+        } else if (const auto* s = std::get_if<ast::SlotDecl>(&d)) {
+            Outline o{s->name.text, "slot in " + s->layer_part.text, SymbolKind::Slot, s->span, s->name.span, {}};
+            std::uint32_t end = s->span.line;
+            for (const ast::SlotEntry& e : s->entries) {
+                end = std::max(end, last_line(e.expr));
+                o.children.push_back({e.target.text, "", SymbolKind::Op, e.target.span, e.target.span, {}});
+            }
+            o.whole = whole(s->span, end + 1);
+            out.push_back(std::move(o));
+        } else if (const auto* fn = std::get_if<ast::FnDecl>(&d)) {
+            out.push_back({fn->name.text, "fn", SymbolKind::Fn, fn->name.span, fn->name.span, {}});
+        } else if (const auto* def = std::get_if<ast::DefaultDecl>(&d)) {
+            out.push_back({def->name.text, "default", SymbolKind::Value, def->name.span, def->name.span, {}});
+        } else if (const auto* f = std::get_if<ast::FieldDecl>(&d)) {
+            out.push_back({f->name.text, f->context ? "context" : "field", SymbolKind::Value, f->span, f->name.span, {}});
+        } else if (const auto* v = std::get_if<ast::VocabDecl>(&d)) {
+            out.push_back({ast::vocab_keyword(v->kind), "vocabulary", v->kind == ast::VocabKind::Switches ? SymbolKind::Switch : SymbolKind::LayerPart,
+                           v->span, v->span, {}});
+        } else if (const auto* imp = std::get_if<ast::ImportDecl>(&d)) {
+            out.push_back({imp->path, "import", SymbolKind::Import, imp->span, imp->span, {}});
+        }
+    }
+    return out;
+}
+
+// The comment lines just above a declaration: what the records say it is.
+std::string doc_comment(const SourceMap& sources, const Span& at) {
+    if (!at.known() || at.file >= sources.size()) return {};
+    const SourceFile& f = sources.file(at.file);
+    std::vector<std::string> lines;
+    for (std::uint32_t l = at.line - 1; l >= 1; --l) {
+        std::string_view text = f.line(l);
+        const auto first = text.find_first_not_of(" \t");
+        if (first == std::string_view::npos || text[first] != '#') break;
+        text.remove_prefix(first + 1);
+        if (!text.empty() && text[0] == ' ') text.remove_prefix(1);
+        lines.emplace_back(text);
+    }
+    std::string out;
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) out += (out.empty() ? "" : " ") + *it;
+    return out;
+}
+
+std::string code_block(const std::string& code) { return "```rec\n" + code + "\n```"; }
+
+template <class T, class F>
+void each_decl(const LoadResult& load, F&& f) {
+    for (const ast::Module& m : load.modules)
+        for (const ast::Decl& d : m.decls)
+            if (const auto* t = std::get_if<T>(&d)) f(*t);
+}
+
+}  // namespace
+
+const char* symbol_kind_name(SymbolKind kind) {
+    switch (kind) {
+        case SymbolKind::Value: return "field";
+        case SymbolKind::Fn: return "fn";
+        case SymbolKind::Param: return "parameter";
+        case SymbolKind::Op: return "op";
+        case SymbolKind::Switch: return "switch";
+        case SymbolKind::LayerPart: return "layer part";
+        case SymbolKind::Slot: return "slot";
+        case SymbolKind::Import: return "import";
+    }
+    return "name";
+}
+
+Analysis analyze(std::string text, std::string path, const LoadOptions& options) {
+    Analysis a;
+    a.path = path;
+    a.load = load_text(std::move(text), std::move(path), options);
+    lint::Options lint_options;
+    lint_options.load = options;
+    a.diagnostics = lint::lint_loaded(a.load, lint_options).diagnostics;
+    // The document is the load's last module; when it did not parse there is
+    // none of its own, but its text is still the source map's first file.
+    if (!a.load.files.empty() && a.load.files.back() == a.path)
+        a.root = a.load.modules.back().file;
+    else if (a.load.sources.size() > 0)
+        a.root = 0;
+    Collector collect(a.occurrences);
+    for (const ast::Module& m : a.load.modules) {
+        collect.module(m);
+        if (a.root && m.file == *a.root) a.outline = outline_of(m);
+    }
+    return a;
+}
+
+std::optional<Occurrence> Analysis::at(FileId file, std::uint32_t line, std::uint32_t col) const {
+    for (const Occurrence& o : occurrences)
+        if (o.span.file == file && contains(o.span, line, col)) return o;
+    return std::nullopt;
+}
+
+std::vector<Occurrence> Analysis::uses(const Occurrence& of) const {
+    std::vector<Occurrence> out;
+    for (const Occurrence& o : occurrences)
+        if (o.same_symbol(of) && o.declaration) out.push_back(o);
+    for (const Occurrence& o : occurrences)
+        if (o.same_symbol(of) && !o.declaration) out.push_back(o);
+    return out;
+}
+
+std::vector<std::string> Analysis::names(SymbolKind kind) const {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const Occurrence& o : occurrences)
+        if (o.kind == kind && (o.declaration || kind == SymbolKind::Op) && seen.insert(o.name).second) out.push_back(o.name);
+    return out;
+}
+
+std::string Analysis::file_path(FileId file) const {
+    return file < load.sources.size() ? load.sources.file(file).path() : std::string();
+}
+
+std::optional<FileId> Analysis::imported(const Occurrence& import) const {
+    for (const ImportInfo& i : load.imports)
+        if (i.from == import.span.file && i.span.line == import.span.line && i.span.col == import.span.col) return i.to;
+    return std::nullopt;
+}
+
+std::string Analysis::hover(const Occurrence& of) const {
+    std::string out;
+    auto para = [&](const std::string& text) {
+        if (text.empty()) return;
+        out += (out.empty() ? "" : "\n\n") + text;
+    };
+    switch (of.kind) {
+        case SymbolKind::Value: {
+            each_decl<ast::FieldDecl>(load, [&](const ast::FieldDecl& f) {
+                if (f.name.text != of.name) return;
+                std::string types;
+                for (const ast::Ident& t : f.types) types += (types.empty() ? "" : " | ") + t.text;
+                para(code_block(fmt::format("{} {} : {}{}", f.context ? "context" : "field", f.name.text, types, f.optional ? "?" : "")));
+                para(f.doc + (f.unit.empty() ? "" : fmt::format(" (unit: {})", f.unit)));
+            });
+            each_decl<ast::DefaultDecl>(load, [&](const ast::DefaultDecl& d) {
+                if (d.name.text == of.name) para(fmt::format("default: `{}`", format::expr_source(d.value)));
+            });
+            if (out.empty()) para(fmt::format("`{}`: not in the field schema", of.name));
+            break;
+        }
+        case SymbolKind::Op:
+            each_decl<ast::OpDecl>(load, [&](const ast::OpDecl& d) {
+                if (d.name.text != of.name) return;
+                para(code_block(format::decl_source(ast::Decl(d))));
+                std::string facts = d.switch_name ? fmt::format("dropped by switch `{}`", d.switch_name->text) : "no switch: kept by every selective layer";
+                if (!d.needs.empty()) {
+                    facts += "; recomputing it needs ";
+                    for (std::size_t i = 0; i < d.needs.size(); ++i) facts += (i ? ", `" : "`") + d.needs[i].text + "`";
+                }
+                para(facts);
+                para(doc_comment(load.sources, d.span));
+                std::string slots;
+                each_decl<ast::SlotDecl>(load, [&](const ast::SlotDecl& s) {
+                    for (const ast::SlotEntry& e : s.entries)
+                        if (e.target.text == of.name) slots += (slots.empty() ? "" : ", ") + ("`" + s.name.text + "`");
+                });
+                para(slots.empty() ? "kept in no slot" : "kept in " + slots);
+            });
+            break;
+        case SymbolKind::Slot:
+            each_decl<ast::SlotDecl>(load, [&](const ast::SlotDecl& s) {
+                if (s.name.text != of.name) return;
+                std::string head = fmt::format("slot {} in {}", s.name.text, s.layer_part.text);
+                if (s.when) head += " when " + format::expr_source(*s.when);
+                for (const ast::SlotEntry& e : s.entries)
+                    if (e.target.text == "bytes") head += "\n    bytes = " + format::expr_source(e.expr);
+                para(code_block(head));
+                para(fmt::format("adds to part `{}`", s.layer_part.text));
+                para(doc_comment(load.sources, s.span));
+            });
+            break;
+        case SymbolKind::Fn:
+            each_decl<ast::FnDecl>(load, [&](const ast::FnDecl& f) {
+                if (f.name.text != of.name) return;
+                para(code_block(format::decl_source(ast::Decl(f))));
+                para(doc_comment(load.sources, f.name.span));
+            });
+            break;
+        case SymbolKind::Param: para(fmt::format("parameter `{}` of fn `{}`", of.name, of.scope.known() ? "" : "?")); break;
+        case SymbolKind::Switch: {
+            std::string ops;
+            each_decl<ast::OpDecl>(load, [&](const ast::OpDecl& d) {
+                if (d.switch_name && d.switch_name->text == of.name) ops += (ops.empty() ? "`" : ", `") + d.name.text + "`";
+            });
+            para(code_block("switch " + of.name));
+            para(ops.empty() ? "drops no op" : "dropping it (0) recomputes " + ops);
+            break;
+        }
+        case SymbolKind::LayerPart: {
+            std::string slots;
+            each_decl<ast::SlotDecl>(load, [&](const ast::SlotDecl& s) {
+                if (s.layer_part.text == of.name) slots += (slots.empty() ? "`" : ", `") + s.name.text + "`";
+            });
+            para(code_block("layer part " + of.name));
+            para(slots.empty() ? "no slot adds to it" : "the sum of slots " + slots);
+            break;
+        }
+        case SymbolKind::Import: {
+            const auto to = imported(of);
+            para(code_block("import \"" + of.name + "\""));
+            para(to ? "`" + file_path(*to) + "`" : "not found");
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace oprec::lsp

@@ -1,0 +1,178 @@
+#include "lsp/live_bytes.h"
+
+#include <filesystem>
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "value/bytes_text.h"
+
+namespace oprec::lsp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string bytes_text(const Number& n) { return human_bytes(n.to_double()); }
+
+std::string elements_text(const Number& n) {
+    const double d = n.to_double();
+    return d == static_cast<double>(static_cast<long long>(d)) && std::abs(d) < 1e15 ? fmt::format("{}", static_cast<long long>(d))
+                                                                                      : fmt::format("{:.6g}", d);
+}
+
+LayerNumbers price(const Records& records, const Layer& layer, const std::string& path) {
+    LayerNumbers out;
+    out.layer = path;
+    try {
+        out.parts = layer.parts();
+        out.total = layer.total();
+    } catch (const PricingError& e) {
+        out.error = e.what();
+    }
+    // Whether each slot holds comes with the pricing of all; when one slot
+    // raises, each is priced alone and counted as held.
+    std::vector<SlotBytes> all;
+    try {
+        all = layer.slots();
+    } catch (const PricingError&) {
+    }
+    for (std::size_t i = 0; i < records.slots().size(); ++i) {
+        SlotNumbers s;
+        s.name = records.slots()[i];
+        s.held = i < all.size() ? all[i].held : true;
+        try {
+            s.bytes = layer.slot(s.name);
+            s.entries = layer.entries(s.name);
+            double sum = 0;
+            bool any = false;
+            for (const EntryBytes& e : s.entries)
+                if (e.kept) {
+                    sum += e.elements.to_double();
+                    any = true;
+                }
+            s.elements = Number::real(any ? sum : 0);
+        } catch (const PricingError& e) {
+            s.error = e.what();
+        }
+        out.slots.push_back(std::move(s));
+    }
+    return out;
+}
+
+// Where a hint goes: the end of a line, as LSP counts.
+Pos end_of(const Text& text, std::uint32_t line_1based) {
+    const std::uint32_t l = line_1based == 0 ? 0 : line_1based - 1;
+    return {l, utf16_length(text.line(l))};
+}
+
+json hint(Pos at, std::string label, std::string tooltip) {
+    return {{"position", to_json(at)}, {"label", "  " + label}, {"paddingLeft", true}, {"tooltip", std::move(tooltip)}};
+}
+
+}  // namespace
+
+std::optional<std::string> layer_directive(const Text& text) {
+    static const std::regex directive(R"(^\s*#\s*rec:\s*layer\s+(\S+)\s*$)");
+    for (std::uint32_t l = 0; l < text.line_count(); ++l) {
+        const std::string_view line = text.line(l);
+        if (line.find("rec:") == std::string_view::npos) continue;
+        std::cmatch m;
+        if (std::regex_match(line.begin(), line.end(), m, directive)) return m[1].str();
+    }
+    return std::nullopt;
+}
+
+void LiveBytes::update(const Analysis& a, const Text& text, const std::optional<std::string>& setting,
+                       const std::string& root_dir, const RecordsOptions& options) {
+    std::string layer_path;
+    if (const auto d = layer_directive(text)) {
+        layer_path = (fs::path(a.path).parent_path() / *d).lexically_normal().string();
+    } else if (setting && !setting->empty()) {
+        layer_path = fs::path(*setting).is_absolute() ? *setting : (fs::path(root_dir) / *setting).lexically_normal().string();
+    } else {
+        last_good_.reset();
+        why_not_ = "no layer chosen: add `# rec: layer PATH` or set oprec.layer";
+        return;
+    }
+    if (!a.load.ok()) {
+        why_not_ = "the records do not load";
+        for (const Diagnostic& d : a.diagnostics)
+            if (d.severity == Severity::Error) {
+                why_not_ = fmt::format("{}:{}: {} [{}]", d.span.line, d.span.col, d.message, d.code);
+                break;
+            }
+        return;
+    }
+    try {
+        const Records records = Records::from_text(text.str(), a.path, options);
+        const Layer layer = records.layer_file(layer_path);
+        last_good_ = price(records, layer, layer_path);
+        why_not_.clear();
+    } catch (const std::exception& e) {
+        // A layer that cannot be read, records the API refuses: keep the
+        // last numbers, say why.
+        why_not_ = e.what();
+        if (const auto nl = why_not_.find('\n'); nl != std::string::npos) why_not_.resize(nl);
+    }
+}
+
+json LiveBytes::inlay_hints(const Analysis& a, const Text& text, const Range& range) const {
+    json out = json::array();
+    if (!last_good_ || !a.root) return out;
+    const std::string stale = why_not_.empty() ? "" : " (last good: " + why_not_ + ")";
+    for (const ast::Module& m : a.load.modules) {
+        if (m.file != *a.root) continue;
+        for (const ast::Decl& d : m.decls) {
+            const auto* slot = std::get_if<ast::SlotDecl>(&d);
+            if (!slot) continue;
+            const auto it = std::find_if(last_good_->slots.begin(), last_good_->slots.end(),
+                                         [&](const SlotNumbers& s) { return s.name == slot->name.text; });
+            if (it == last_good_->slots.end()) continue;
+            const Pos head = end_of(text, slot->name.span.line);
+            if (!it->error.empty())
+                out.push_back(hint(head, "raises", it->error));
+            else if (it->bytes)
+                out.push_back(hint(head, fmt::format("{}{} = {} elements", it->held ? "" : "not held: ", bytes_text(*it->bytes),
+                                                     elements_text(*it->elements)),
+                                   fmt::format("slot {} on {}: {} bytes{}", it->name, last_good_->layer, it->bytes->repr(), stale)));
+            // Entries in order; the bytes formula has none.
+            std::size_t k = 0;
+            for (const ast::SlotEntry& e : slot->entries) {
+                if (e.target.text == "bytes") continue;
+                if (k >= it->entries.size()) break;
+                const EntryBytes& eb = it->entries[k++];
+                if (eb.op != e.target.text) continue;
+                out.push_back(hint(end_of(text, e.target.span.line),
+                                   fmt::format("{}{} = {} elements", eb.kept ? "" : "dropped: ", bytes_text(eb.bytes), elements_text(eb.elements)),
+                                   fmt::format("{} in {}: {} bytes alone{}", eb.op, it->name, eb.bytes.repr(), stale)));
+            }
+        }
+    }
+    // Only the hints in the range asked for.
+    json kept = json::array();
+    for (json& h : out) {
+        const std::uint32_t line = h["position"]["line"].get<std::uint32_t>();
+        if (line >= range.start.line && line <= range.end.line) kept.push_back(std::move(h));
+    }
+    return kept;
+}
+
+json LiveBytes::code_lenses() const {
+    std::string title;
+    if (last_good_) {
+        title = fs::path(last_good_->layer).filename().string() + ":";
+        for (const auto& [part, bytes] : last_good_->parts) title += fmt::format(" {} {},", part, bytes_text(bytes));
+        if (last_good_->total) title += " layer " + bytes_text(*last_good_->total);
+        if (!last_good_->error.empty()) title += " raises: " + last_good_->error;
+        if (!why_not_.empty()) title += " (stale: " + why_not_ + ")";
+    } else {
+        title = "live bytes: " + why_not_;
+    }
+    json lens = {{"range", to_json(Range{})}, {"command", {{"title", title}, {"command", ""}}}};
+    return json::array({lens});
+}
+
+}  // namespace oprec::lsp

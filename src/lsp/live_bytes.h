@@ -1,0 +1,53 @@
+// Live bytes: the shipped pricing run on the document's own records for one
+// layer, shown beside each slot and entry (inlay hints) and as the layer's
+// parts (a code lens at the top). Recomputed on each change that loads; a
+// change that does not keeps the last good numbers and says why.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lsp/analysis.h"
+#include "lsp/protocol.h"
+#include "lsp/text.h"
+#include "oprec/records.h"
+
+namespace oprec::lsp {
+
+// `# rec: layer PATH` in the text, PATH as written.
+std::optional<std::string> layer_directive(const Text& text);
+
+struct SlotNumbers {
+    std::string name;
+    bool held = false;
+    std::optional<Number> bytes;  // none: the slot raised (error says why)
+    std::optional<Number> elements;  // the kept entries' sum
+    std::vector<EntryBytes> entries;
+    std::string error;
+};
+
+struct LayerNumbers {
+    std::string layer;  // the layer document's path
+    Named<Number> parts;
+    std::optional<Number> total;
+    std::vector<SlotNumbers> slots;
+    std::string error;  // the layer raised as a whole
+};
+
+class LiveBytes {
+public:
+    // `setting`: the client's oprec.layer (absolute, or relative to `root_dir`).
+    void update(const Analysis& a, const Text& text, const std::optional<std::string>& setting,
+                const std::string& root_dir, const RecordsOptions& options);
+    json inlay_hints(const Analysis& a, const Text& text, const Range& range) const;
+    json code_lenses() const;
+    const std::optional<LayerNumbers>& numbers() const { return last_good_; }
+    const std::string& stale_reason() const { return why_not_; }
+
+private:
+    std::optional<LayerNumbers> last_good_;
+    std::string why_not_;  // empty: the numbers are of the current text
+};
+
+}  // namespace oprec::lsp

@@ -1,0 +1,70 @@
+// The language server: LSP 3.17's lifecycle, the open documents, and the
+// dispatch of each message to its feature (features.h, live_bytes.h). No
+// I/O: messages in, messages out, so tests drive it directly; transport.h
+// runs it over stdio.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "check/loader.h"
+#include "lsp/analysis.h"
+#include "lsp/live_bytes.h"
+#include "lsp/protocol.h"
+#include "lsp/text.h"
+#include "oprec/records.h"
+
+namespace oprec::lsp {
+
+struct ServerOptions {
+    LoadOptions load;         // the import search path (the standard library first)
+    RecordsOptions records;   // the same for live bytes' pricing
+};
+
+class Server {
+public:
+    explicit Server(ServerOptions options);
+
+    // Messages read together: a `$/cancelRequest` among them cancels a
+    // request of the batch not yet answered. Changes are applied in order;
+    // diagnostics are published once per changed document, after the batch.
+    std::vector<json> handle_batch(const std::vector<json>& messages);
+    std::vector<json> handle(const json& message) { return handle_batch({message}); }
+
+    // After `exit`: the process's exit code (0 after `shutdown`, else 1).
+    std::optional<int> exit_code() const { return exit_code_; }
+
+private:
+    struct Document {
+        Text text;
+        std::string path;
+        std::int64_t version = 0;
+        std::optional<Analysis> analysis;  // none: changed since the last one
+        LiveBytes live;
+        bool publish = false;  // diagnostics to send after the batch
+    };
+
+    void dispatch(const json& message, std::vector<json>& out);
+    json request(const std::string& method, const json& params);
+    void notification(const std::string& method, const json& params, std::vector<json>& out);
+    json initialize(const json& params);
+    Document& document(const json& params);  // throws std::out_of_range for a document not open
+    const Analysis& analysis(Document& doc);
+    void refresh_requests(std::vector<json>& out);
+
+    ServerOptions options_;
+    std::map<std::string, Document> documents_;
+    std::set<std::string> cancelled_;  // ids (as JSON text) cancelled before they were answered
+    bool initialized_ = false;
+    bool shutdown_ = false;
+    std::optional<int> exit_code_;
+    std::optional<std::string> layer_setting_;
+    std::string root_dir_;
+    bool client_refreshes_hints_ = false;
+    int next_request_id_ = 1;
+};
+
+}  // namespace oprec::lsp
