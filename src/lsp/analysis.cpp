@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/codes.h"
 #include "format/print.h"
 #include "lint/lint.h"
 
@@ -203,9 +204,12 @@ Analysis analyze(std::string text, std::string path, const LoadOptions& options)
     a.diagnostics = lint::lint_loaded(a.load, lint_options).diagnostics;
     // The document is the load's last module; when it did not parse there is
     // none of its own, but its text is still the source map's first file.
-    if (!a.load.files.empty() && a.load.files.back() == a.path)
+    if (!a.load.files.empty() && a.load.files.back() == a.path && a.load.modules.size() == a.load.files.size()) {
         a.root = a.load.modules.back().file;
-    else if (a.load.sources.size() > 0)
+        a.parsed = std::none_of(a.load.diagnostics.begin(), a.load.diagnostics.end(), [&](const Diagnostic& d) {
+            return d.span.file == *a.root && (d.code == code::kSyntaxError || d.code == code::kNestedTooDeep);
+        });
+    } else if (a.load.sources.size() > 0)
         a.root = 0;
     Collector collect(a.occurrences);
     for (const ast::Module& m : a.load.modules) {

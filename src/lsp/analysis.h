@@ -49,6 +49,7 @@ struct Analysis {
     LoadResult load;  // modules and sources; `program` when the text checks
     std::vector<Diagnostic> diagnostics;  // the linter's, every file's
     std::optional<FileId> root;  // the document's file, when it was read
+    bool parsed = false;         // the document parsed: its names are known
     std::vector<Occurrence> occurrences;  // every file's, in load order
     std::vector<Outline> outline;         // the root's
 

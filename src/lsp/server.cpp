@@ -152,7 +152,8 @@ Server::Document& Server::document(const json& params) {
 
 const Analysis& Server::analysis(Document& doc) {
     if (!doc.analysis) {
-        doc.analysis = analyze(doc.text.str(), doc.path, options_.load);
+        doc.analysis = std::make_shared<const Analysis>(analyze(doc.text.str(), doc.path, options_.load));
+        if (doc.analysis->parsed) doc.parsed = doc.analysis;
         doc.live.update(*doc.analysis, doc.text, layer_setting_, root_dir_, options_.records);
     }
     return *doc.analysis;
@@ -176,7 +177,7 @@ json Server::request(const std::string& method, const json& params) {
     if (method == "textDocument/prepareRename") return prepare_rename(a, text, at());
     if (method == "textDocument/rename") return rename(a, text, at(), params.at("newName").get<std::string>());
     if (method == "textDocument/documentSymbol") return document_symbols(a, text);
-    if (method == "textDocument/completion") return completion(a, text, at());
+    if (method == "textDocument/completion") return completion(doc.parsed ? *doc.parsed : a, text, at());
     if (method == "textDocument/formatting") return formatting(text, doc.path);
     if (method == "textDocument/semanticTokens/full") return semantic_tokens(a, text);
     if (method == "textDocument/codeAction")
@@ -195,7 +196,7 @@ void Server::notification(const std::string& method, const json& params, std::ve
     if (method == "textDocument/didOpen") {
         const json& td = params.at("textDocument");
         const std::string uri = td.at("uri").get<std::string>();
-        Document doc{Text(td.at("text").get<std::string>()), path_of_uri(uri), td.value("version", 0), std::nullopt, {}, true};
+        Document doc{Text(td.at("text").get<std::string>()), path_of_uri(uri), td.value("version", 0), nullptr, nullptr, {}, true};
         documents_.insert_or_assign(uri, std::move(doc));
     } else if (method == "textDocument/didChange") {
         Document& doc = document(params);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,7 +43,10 @@ private:
         Text text;
         std::string path;
         std::int64_t version = 0;
-        std::optional<Analysis> analysis;  // none: changed since the last one
+        std::shared_ptr<const Analysis> analysis;  // none: changed since the last one
+        // The last analysis of a text that parsed: completion's names while
+        // the text mid-edit does not.
+        std::shared_ptr<const Analysis> parsed;
         LiveBytes live;
         bool publish = false;  // diagnostics to send after the batch
     };
