@@ -53,12 +53,22 @@ std::vector<json> Server::handle_batch(const std::vector<json>& messages) {
             cancelled_.insert(m["params"]["id"].dump());
     for (const json& m : messages) {
         if (exit_code_) break;
+        // Changes in a row are analysed once; a request (or exit) first
+        // sees the diagnostics of the changes before it published.
+        if (m.is_object() && (m.contains("id") || m.value("method", "") == "exit")) publish(out);
         dispatch(m, out);
     }
     cancelled_.clear();  // a cancel for a request answered earlier: nothing to do
+    publish(out);
+    return out;
+}
+
+void Server::publish(std::vector<json>& out) {
+    bool any = false;
     for (auto& [uri, doc] : documents_) {
         if (!doc.publish || exit_code_) continue;
         doc.publish = false;
+        any = true;
         try {
             out.push_back({{"jsonrpc", "2.0"},
                            {"method", "textDocument/publishDiagnostics"},
@@ -67,19 +77,12 @@ std::vector<json> Server::handle_batch(const std::vector<json>& messages) {
             out.push_back({{"jsonrpc", "2.0"}, {"method", "window/logMessage"}, {"params", {{"type", 1}, {"message", e.what()}}}});
         }
     }
-    refresh_requests(out);
-    return out;
-}
-
-// After a change, a client that can be asked to pull inlay hints and code
-// lenses again is asked (their numbers changed).
-void Server::refresh_requests(std::vector<json>& out) {
-    if (!client_refreshes_hints_ || exit_code_ || out.empty()) return;
-    bool changed = false;
-    for (const json& m : out) changed = changed || m.value("method", "") == "textDocument/publishDiagnostics";
-    if (!changed) return;
-    out.push_back({{"jsonrpc", "2.0"}, {"id", next_request_id_++}, {"method", "workspace/inlayHint/refresh"}});
-    out.push_back({{"jsonrpc", "2.0"}, {"id", next_request_id_++}, {"method", "workspace/codeLens/refresh"}});
+    // A client that can be asked to pull inlay hints and code lenses again
+    // is asked: their numbers changed.
+    if (any && client_refreshes_hints_) {
+        out.push_back({{"jsonrpc", "2.0"}, {"id", next_request_id_++}, {"method", "workspace/inlayHint/refresh"}});
+        out.push_back({{"jsonrpc", "2.0"}, {"id", next_request_id_++}, {"method", "workspace/codeLens/refresh"}});
+    }
 }
 
 void Server::dispatch(const json& message, std::vector<json>& out) {

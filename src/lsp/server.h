@@ -57,7 +57,7 @@ private:
     json initialize(const json& params);
     Document& document(const json& params);  // throws std::out_of_range for a document not open
     const Analysis& analysis(Document& doc);
-    void refresh_requests(std::vector<json>& out);
+    void publish(std::vector<json>& out);  // the diagnostics of changed documents
 
     ServerOptions options_;
     std::map<std::string, Document> documents_;
