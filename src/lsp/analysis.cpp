@@ -311,7 +311,12 @@ std::string Analysis::hover(const Occurrence& of) const {
                 para(doc_comment(load.sources, f.name.span));
             });
             break;
-        case SymbolKind::Param: para(fmt::format("parameter `{}` of fn `{}`", of.name, of.scope.known() ? "" : "?")); break;
+        case SymbolKind::Param:
+            each_decl<ast::FnDecl>(load, [&](const ast::FnDecl& f) {
+                if (f.name.span.line == of.scope.line && f.name.span.col == of.scope.col && f.name.span.file == of.scope.file)
+                    para(fmt::format("parameter `{}` of `{}`", of.name, format::decl_source(ast::Decl(f)).substr(0, format::decl_source(ast::Decl(f)).find('='))));
+            });
+            break;
         case SymbolKind::Switch: {
             std::string ops;
             each_decl<ast::OpDecl>(load, [&](const ast::OpDecl& d) {

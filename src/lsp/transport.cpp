@@ -65,6 +65,10 @@ void write_message(std::ostream& out, const std::string& body) {
 }
 
 int serve(Server& server, std::istream& in, std::ostream& out, bool detach_reader) {
+    // std::cin is tied to std::cout: each read would flush the output from
+    // the reader thread while the server writes it (frames came out
+    // interleaved). Only the server's thread touches `out`.
+    in.tie(nullptr);
     auto inbox = std::make_shared<Inbox>();
     std::thread reader([inbox, &in] {
         while (auto body = read_message(in)) {
