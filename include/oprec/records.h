@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct RecordsOptions {
     // Op profiles to load with the records (what the Hugging Face front end
     // needs): a path, or a name found like an import ("profiles.rec").
     std::optional<std::filesystem::path> profiles;
+    // Files as an editor holds them, unsaved: an import of one of these
+    // paths reads this text instead of the file (oprec lsp's open documents).
+    std::map<std::filesystem::path, std::string> unsaved = {};
 };
 
 class Records {

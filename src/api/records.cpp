@@ -35,6 +35,7 @@ LoadOptions load_options(const RecordsOptions& options) {
     LoadOptions out;
     out.search_path.push_back((options.data_dir.empty() ? Records::default_data_dir() : options.data_dir) / "stdlib");
     for (const fs::path& dir : options.search_path) out.search_path.push_back(dir);
+    out.unsaved = options.unsaved;
     return out;
 }
 

@@ -62,7 +62,9 @@ std::optional<std::string> read_file(const fs::path& path, std::string& why, boo
 
 class Loader {
 public:
-    Loader(const LoadOptions& options, LoadResult& out) : options_(options), out_(out) {}
+    Loader(const LoadOptions& options, LoadResult& out) : options_(options), out_(out) {
+        for (const auto& [path, text] : options.unsaved) unsaved_.emplace(canonical(path), &text);
+    }
 
     // Loads a file (already read) and, depth first, its imports.
     void load(const fs::path& path, std::string text, const std::optional<Span>& imported_at) {
@@ -86,7 +88,8 @@ public:
         for (std::size_t c = 0; c < candidates.size(); ++c) {
             const fs::path& candidate = candidates[c];
             std::error_code ec;
-            if (!fs::exists(candidate, ec)) continue;
+            const auto unsaved = unsaved_.find(canonical(candidate));
+            if (unsaved == unsaved_.end() && !fs::exists(candidate, ec)) continue;
             const std::size_t info = out_.imports.size();  // an index: load() below adds more
             out_.imports.push_back({from_id, imp.span, std::nullopt, c > 0});
             auto seen = index_.find(canonical(candidate));
@@ -99,7 +102,8 @@ public:
                 return;  // each file loads once
             }
             std::string why;
-            auto text = read_file(candidate, why, /*regular_only=*/true);
+            auto text = unsaved != unsaved_.end() ? std::optional<std::string>(*unsaved->second)
+                                                  : read_file(candidate, why, /*regular_only=*/true);
             if (!text) {
                 out_.diagnostics.push_back({Severity::Error, code::kUnreadableFile, imp.span,
                                             fmt::format("cannot read `{}`: {}", candidate.string(), why), {}, {}});
@@ -145,6 +149,7 @@ private:
     const LoadOptions& options_;
     LoadResult& out_;
     std::map<std::string, Entry> index_;
+    std::map<std::string, const std::string*> unsaved_;  // by canonical path, into options_
     std::vector<std::optional<Span>> import_site_;
 };
 

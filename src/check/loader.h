@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,10 @@ namespace oprec {
 
 struct LoadOptions {
     std::vector<std::filesystem::path> search_path;
+    // Files as an editor holds them, unsaved: an import of one of these paths
+    // reads this text instead of the file (which need not exist). The
+    // language server passes its other open documents.
+    std::map<std::filesystem::path, std::string> unsaved = {};
 };
 
 // One import declaration as the loader resolved it: for the linter (unused

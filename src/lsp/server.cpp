@@ -146,6 +146,22 @@ json Server::initialize(const json& params) {
     return {{"capabilities", capabilities()}, {"serverInfo", {{"name", "oprec"}, {"version", "0.1.0"}}}};
 }
 
+void Server::invalidate_importers(const std::string& path) {
+    std::error_code ec;
+    const auto key = std::filesystem::weakly_canonical(path, ec);
+    for (auto& [uri, doc] : documents_) {
+        if (!doc.analysis || doc.path == path) continue;
+        for (const auto& file : doc.analysis->load.files) {
+            std::error_code e;
+            if (std::filesystem::weakly_canonical(file, e) == key) {
+                doc.analysis.reset();
+                doc.publish = true;
+                break;
+            }
+        }
+    }
+}
+
 Server::Document& Server::document(const json& params) {
     const std::string uri = params.at("textDocument").at("uri").get<std::string>();
     const auto it = documents_.find(uri);
@@ -155,9 +171,18 @@ Server::Document& Server::document(const json& params) {
 
 const Analysis& Server::analysis(Document& doc) {
     if (!doc.analysis) {
-        doc.analysis = std::make_shared<const Analysis>(analyze(doc.text.str(), doc.path, options_.load));
+        // The other open documents as the editor has them: an import of one
+        // reads its unsaved text.
+        LoadOptions load = options_.load;
+        RecordsOptions records = options_.records;
+        for (const auto& [uri, other] : documents_)
+            if (&other != &doc) {
+                load.unsaved[other.path] = other.text.str();
+                records.unsaved[other.path] = other.text.str();
+            }
+        doc.analysis = std::make_shared<const Analysis>(analyze(doc.text.str(), doc.path, load));
         if (doc.analysis->parsed) doc.parsed = doc.analysis;
-        doc.live.update(*doc.analysis, doc.text, layer_setting_, root_dir_, options_.records);
+        doc.live.update(*doc.analysis, doc.text, layer_setting_, root_dir_, records);
     }
     return *doc.analysis;
 }
@@ -200,6 +225,7 @@ void Server::notification(const std::string& method, const json& params, std::ve
         const json& td = params.at("textDocument");
         const std::string uri = td.at("uri").get<std::string>();
         Document doc{Text(td.at("text").get<std::string>()), path_of_uri(uri), td.value("version", 0), nullptr, nullptr, {}, true};
+        invalidate_importers(doc.path);
         documents_.insert_or_assign(uri, std::move(doc));
     } else if (method == "textDocument/didChange") {
         Document& doc = document(params);
@@ -212,8 +238,10 @@ void Server::notification(const std::string& method, const json& params, std::ve
         doc.version = params.at("textDocument").value("version", doc.version + 1);
         doc.analysis.reset();
         doc.publish = true;
+        invalidate_importers(doc.path);
     } else if (method == "textDocument/didClose") {
         const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+        if (const auto it = documents_.find(uri); it != documents_.end()) invalidate_importers(it->second.path);
         documents_.erase(uri);
         out.push_back({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
     } else if (method == "workspace/didChangeConfiguration") {

@@ -57,6 +57,8 @@ private:
     json initialize(const json& params);
     Document& document(const json& params);  // throws std::out_of_range for a document not open
     const Analysis& analysis(Document& doc);
+    // Documents that import `path` (it changed, opened or closed): analysed again.
+    void invalidate_importers(const std::string& path);
     void publish(std::vector<json>& out);  // the diagnostics of changed documents
 
     ServerOptions options_;

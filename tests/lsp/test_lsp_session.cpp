@@ -301,3 +301,40 @@ TEST_CASE("lsp transport: framed messages over streams, bad frames skipped", "[l
     CHECK(count([](const json& r) { return r["id"].is_null() && r["error"]["code"] == -32700; }) == 1);
     CHECK(count([](const json& r) { return r["id"] == 2 && r["result"].is_null(); }) == 1);
 }
+
+TEST_CASE("lsp unsaved imports: an open, edited import is read as the editor has it", "[lsp]") {
+    Session s;
+    s.initialize();
+    const std::string dir = "/tmp/oprec-lsp-unsaved";  // need not exist: both files are open
+    const std::string main_uri = oprec::lsp::uri_of_path(dir + "/main.rec");
+    const std::string lib_uri = oprec::lsp::uri_of_path(dir + "/lib.rec");
+    s.open(lib_uri, "fn twice(x) = 2 * x\n");
+    const std::string main_text = "import \"lib.rec\"\nimport \"fields.rec\"\ndefault n_x = twice(h)\n";
+    s.open(main_uri, main_text);
+    // (The file is no whole records file: it lacks a vocabulary, but it
+    // finds `twice`.)
+    auto about_twice = [&] {
+        const json ds = s.diagnostics(main_uri);
+        return std::count_if(ds.begin(), ds.end(), [](const json& d) { return d["message"].get<std::string>().find("twice") != std::string::npos; });
+    };
+    CHECK(about_twice() == 0);
+    const json fn = s.result("textDocument/definition", {{"textDocument", {{"uri", main_uri}}}, {"position", position_of(main_text, "twice")}});
+    REQUIRE(fn.size() == 1);
+    CHECK(fn[0]["uri"] == lib_uri);
+    CHECK(s.result("textDocument/hover", {{"textDocument", {{"uri", main_uri}}}, {"position", position_of(main_text, "twice")}})["contents"]["value"]
+              .get<std::string>()
+              .find("fn twice(x) = 2 * x") != std::string::npos);
+    // Renaming the fn in the unsaved import: the importer is analysed again.
+    s.change(lib_uri, 2, {{"start", {{"line", 0}, {"character", 3}}}, {"end", {{"line", 0}, {"character", 8}}}}, "double");
+    CHECK(about_twice() == 1);
+}
+
+TEST_CASE("lsp hover: a fn's parameter", "[lsp]") {
+    Session s;
+    s.initialize();
+    const std::string uri = oprec::lsp::uri_of_path("/tmp/oprec-lsp-param.rec");
+    const std::string text = "fn twice(width) = 2 * width\n";
+    s.open(uri, text);
+    const json r = s.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", position_of(text, "width", 0, 1)}});
+    CHECK(r["contents"]["value"] == "parameter `width` of `fn twice(width) `");
+}
