@@ -1,6 +1,7 @@
 #include "lsp/analysis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -115,38 +116,47 @@ std::uint32_t last_line(const ast::Expr& e) {
     return line;
 }
 
-Span whole(Span start, std::uint32_t end_line) {
-    start.len = end_line > start.line ? 1u << 16 : start.len;
-    return start;
+// The line of a block's closing brace: the first line from `from` on that
+// starts with `}` (the formatter's layout), else `from` itself.
+std::uint32_t closing_line(const SourceFile& f, std::uint32_t from) {
+    for (std::uint32_t l = from; l <= f.line_count(); ++l) {
+        const std::string_view text = f.line(l);
+        const auto first = text.find_first_not_of(" \t");
+        if (first != std::string_view::npos && text[first] == '}') return l;
+        if (first != std::string_view::npos && l > from && text[first] != '#' && text[first] != ')' && !std::isspace(static_cast<unsigned char>(text[0])))
+            break;  // a declaration at the margin: the brace is missing
+    }
+    return from;
 }
 
-std::vector<Outline> outline_of(const ast::Module& m) {
+std::vector<Outline> outline_of(const ast::Module& m, const SourceFile& file) {
     std::vector<Outline> out;
     for (const ast::Decl& d : m.decls) {
         if (const auto* op = std::get_if<ast::OpDecl>(&d)) {
             std::string detail = op->is_part() ? "part of " + op->part_of->text : "op";
             if (op->switch_name) detail += ", switch " + op->switch_name->text;
-            out.push_back({op->name.text, detail, SymbolKind::Op, op->span, op->name.span, {}});
+            out.push_back({op->name.text, detail, SymbolKind::Op, op->span, op->span.line, op->name.span, {}});
         } else if (const auto* s = std::get_if<ast::SlotDecl>(&d)) {
-            Outline o{s->name.text, "slot in " + s->layer_part.text, SymbolKind::Slot, s->span, s->name.span, {}};
+            Outline o{s->name.text, "slot in " + s->layer_part.text, SymbolKind::Slot, s->span, s->span.line, s->name.span, {}};
             std::uint32_t end = s->span.line;
             for (const ast::SlotEntry& e : s->entries) {
                 end = std::max(end, last_line(e.expr));
-                o.children.push_back({e.target.text, "", SymbolKind::Op, e.target.span, e.target.span, {}});
+                o.children.push_back({e.target.text, e.target.text == "bytes" ? "formula" : "entry", SymbolKind::Op, e.target.span,
+                                      last_line(e.expr), e.target.span, {}});
             }
-            o.whole = whole(s->span, end + 1);
+            o.last_line = closing_line(file, end);
             out.push_back(std::move(o));
         } else if (const auto* fn = std::get_if<ast::FnDecl>(&d)) {
-            out.push_back({fn->name.text, "fn", SymbolKind::Fn, fn->name.span, fn->name.span, {}});
+            out.push_back({fn->name.text, "fn", SymbolKind::Fn, fn->name.span, last_line(fn->body), fn->name.span, {}});
         } else if (const auto* def = std::get_if<ast::DefaultDecl>(&d)) {
-            out.push_back({def->name.text, "default", SymbolKind::Value, def->name.span, def->name.span, {}});
+            out.push_back({def->name.text, "default", SymbolKind::Value, def->name.span, last_line(def->value), def->name.span, {}});
         } else if (const auto* f = std::get_if<ast::FieldDecl>(&d)) {
-            out.push_back({f->name.text, f->context ? "context" : "field", SymbolKind::Value, f->span, f->name.span, {}});
+            out.push_back({f->name.text, f->context ? "context" : "field", SymbolKind::Value, f->span, f->span.line, f->name.span, {}});
         } else if (const auto* v = std::get_if<ast::VocabDecl>(&d)) {
             out.push_back({ast::vocab_keyword(v->kind), "vocabulary", v->kind == ast::VocabKind::Switches ? SymbolKind::Switch : SymbolKind::LayerPart,
-                           v->span, v->span, {}});
+                           v->span, v->span.line, v->span, {}});
         } else if (const auto* imp = std::get_if<ast::ImportDecl>(&d)) {
-            out.push_back({imp->path, "import", SymbolKind::Import, imp->span, imp->span, {}});
+            out.push_back({imp->path, "import", SymbolKind::Import, imp->span, imp->span.line, imp->span, {}});
         }
     }
     return out;
@@ -214,7 +224,7 @@ Analysis analyze(std::string text, std::string path, const LoadOptions& options)
     Collector collect(a.occurrences);
     for (const ast::Module& m : a.load.modules) {
         collect.module(m);
-        if (a.root && m.file == *a.root) a.outline = outline_of(m);
+        if (a.root && m.file == *a.root) a.outline = outline_of(m, a.load.sources.file(m.file));
     }
     return a;
 }

@@ -39,7 +39,8 @@ struct Outline {
     std::string name;
     std::string detail;  // "slot in attention", "op switch softmax", ...
     SymbolKind kind;
-    Span whole;  // from its keyword to its last line
+    Span start;  // its keyword (or name)
+    std::uint32_t last_line = 0;  // 1-based: a slot's closing brace; else start's line
     Span name_span;
     std::vector<Outline> children;  // a slot's entries
 };

@@ -12,6 +12,8 @@ namespace {
 // LSP CompletionItemKind numbers.
 constexpr int kKeyword = 14, kField = 5, kFunction = 3, kEnumMember = 20, kEnum = 13, kMethod = 2, kVariable = 6;
 
+constexpr std::size_t kLongestLine = 2000;
+
 const char* const kTopKeywords[] = {"import", "op", "part", "slot", "fn", "default", "field", "context",
                                     "switches", "layerparts", "opvector", "profile", "run", "model"};
 
@@ -66,40 +68,48 @@ json completion(const Analysis& a, const Text& text, Pos at) {
     const std::string_view whole = text.line(at.line);
     const std::string line(whole.substr(0, text.offset(at) - text.offset({at.line, 0})));
     json out = json::array();
-    if (line.find('#') != std::string::npos) return out;  // in a comment
+    // In a comment; or a line too long to be a records line (std::regex
+    // recurses per character: a pasted megabyte must not take the stack).
+    if (line.find('#') != std::string::npos || line.size() > kLongestLine) return out;
     const std::string block = enclosing_block(text, at);
     std::smatch m;
-    auto is = [&](const char* pattern) { return std::regex_search(line, m, std::regex(pattern)); };
+    auto is = [&](const std::regex& pattern) { return std::regex_search(line, m, pattern); };
+    // The contexts, compiled once.
+    static const std::regex kWordSoFar(R"(^\s*[A-Za-z_0-9]*$)"), kEntry(R"(^\s*(\w+)\s*=)"), kEquals("="),
+        kTopWord(R"(^\s*[a-z]*$)"), kFnBody(R"(^\s*fn\s+\w+\s*\(([^)]*)\)\s*=)"), kFormula(R"(=|\bwhen\b)"),
+        kSwitch(R"(^\s*(op|part)\b.*\bswitch\s+\w*$)"), kNeeds(R"(^\s*(op|part)\b.*\bneeds\s+[\w\s,]*$)"),
+        kPartOf(R"(^\s*part\s+\w+\s+of\s+\w*$)"), kSlotIn(R"(^\s*slot\s+\w+\s+in\s+\w*$)"),
+        kOpClauses(R"(^\s*(op|part)\s+\w+\s)"), kSlotClauses(R"(^\s*slot\s+\w+\s+in\s+\w+\s)");
 
     if (block == "slot") {
-        if (is(R"(^\s*[A-Za-z_0-9]*$)")) {
+        if (is(kWordSoFar)) {
             add_names(out, a, SymbolKind::Op, kMethod);
             out.push_back(item("bytes", kKeyword, "the slot's formula"));
-        } else if (is(R"(^\s*(\w+)\s*=)")) {
+        } else if (is(kEntry)) {
             add_expression(out, a, m[1] == "bytes", "");
         }
         return out;
     }
     if (!block.empty()) {  // a profile: settings and op counts
-        if (is(R"(=)")) add_expression(out, a, false, "");
+        if (is(kEquals)) add_expression(out, a, false, "");
         else add_names(out, a, SymbolKind::Op, kMethod);
         return out;
     }
-    if (is(R"(^\s*[a-z]*$)")) {
+    if (is(kTopWord)) {
         for (const char* k : kTopKeywords) out.push_back(item(k, kKeyword));
-    } else if (is(R"(^\s*fn\s+\w+\s*\(([^)]*)\)\s*=)")) {
+    } else if (is(kFnBody)) {
         add_expression(out, a, false, m[1]);
-    } else if (is(R"(=|\bwhen\b)")) {
+    } else if (is(kFormula)) {
         add_expression(out, a, false, "");
-    } else if (is(R"(^\s*(op|part)\b.*\bswitch\s+\w*$)")) {
+    } else if (is(kSwitch)) {
         add_names(out, a, SymbolKind::Switch, kEnumMember);
-    } else if (is(R"(^\s*(op|part)\b.*\bneeds\s+[\w\s,]*$)") || is(R"(^\s*part\s+\w+\s+of\s+\w*$)")) {
+    } else if (is(kNeeds) || is(kPartOf)) {
         add_names(out, a, SymbolKind::Op, kMethod);
-    } else if (is(R"(^\s*slot\s+\w+\s+in\s+\w*$)")) {
+    } else if (is(kSlotIn)) {
         add_names(out, a, SymbolKind::LayerPart, kEnum);
-    } else if (is(R"(^\s*(op|part)\s+\w+\s)")) {
+    } else if (is(kOpClauses)) {
         for (const char* k : {"switch", "needs", "comm", "of"}) out.push_back(item(k, kKeyword));
-    } else if (is(R"(^\s*slot\s+\w+\s+in\s+\w+\s)")) {
+    } else if (is(kSlotClauses)) {
         out.push_back(item("when", kKeyword));
     }
     return out;

@@ -78,7 +78,7 @@ std::optional<std::string> layer_directive(const Text& text) {
     static const std::regex directive(R"(^\s*#\s*rec:\s*layer\s+(\S+)\s*$)");
     for (std::uint32_t l = 0; l < text.line_count(); ++l) {
         const std::string_view line = text.line(l);
-        if (line.find("rec:") == std::string_view::npos) continue;
+        if (line.find("rec:") == std::string_view::npos || line.size() > 4096) continue;  // (std::regex recurses per character)
         std::cmatch m;
         if (std::regex_match(line.begin(), line.end(), m, directive)) return m[1].str();
     }

@@ -1,5 +1,6 @@
 // Hover, definition, references, rename and the outline: lookups in the
 // analysis's occurrences.
+#include <algorithm>
 #include <regex>
 #include <stdexcept>
 
@@ -34,19 +35,16 @@ int symbol_kind(SymbolKind k) {
 }
 
 json symbol(const Outline& o, const Text& text) {
+    // From the keyword to the end of the last line: the selection (the name)
+    // lies within, as the protocol asks.
+    Range whole = text.span_range(o.start);
+    const std::uint32_t last = std::max(o.last_line, o.start.line);
+    whole.end = {last == 0 ? 0 : last - 1, utf16_length(text.line(last == 0 ? 0 : last - 1))};
     json s = {{"name", o.name},
               {"detail", o.detail},
               {"kind", symbol_kind(o.kind)},
-              {"range", to_json(text.span_range(o.whole))},
+              {"range", to_json(whole)},
               {"selectionRange", to_json(text.span_range(o.name_span))}};
-    // The selection must lie in the range: a multi-line block ends on a later line.
-    Range whole = text.span_range(o.whole);
-    if (o.whole.len == (1u << 16) && o.whole.line > 0) {
-        std::uint32_t last = o.whole.line - 1;
-        for (const Outline& c : o.children) last = std::max(last, c.whole.line ? c.whole.line - 1 : 0u);
-        whole.end = {last + 1, 0};
-        s["range"] = to_json(whole);
-    }
     json kids = json::array();
     for (const Outline& c : o.children) kids.push_back(symbol(c, text));
     if (!kids.empty()) s["children"] = kids;
@@ -97,7 +95,7 @@ json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_
     if (!o) throw std::invalid_argument("no name here to rename");
     if (o->kind == SymbolKind::Import) throw std::invalid_argument("an import names a file: rename the file");
     static const std::regex identifier("[A-Za-z_][A-Za-z_0-9]*");
-    if (!std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
+    if (new_name.size() > 200 || !std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
     json changes = json::object();
     for (const Occurrence& u : a.uses(*o)) {
         const std::string uri = uri_of_path(a.file_path(u.span.file));

@@ -75,6 +75,16 @@ TEST_CASE("lsp fuzz: random edits never crash, hang or fail the server", "[lsp][
             ++answered;
         }
     }
+    // A very long line (a paste): completion, hover and the rest on it.
+    const std::string long_line(200000, 'x');
+    s.change(uri, ++version, {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}, "# rec: layer " + long_line + "\n" + long_line + " = (");
+    for (const char* method : requests) {
+        const json r = s.call(method, {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 1}, {"character", 199999}}},
+                                       {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 9}, {"character", 0}}}}},
+                                       {"newName", std::string(100000, 'y')}, {"context", {{"includeDeclaration", true}}}, {"options", json::object()}});
+        INFO(method << " " << r.dump().substr(0, 300));
+        CHECK((r.contains("result") || r["error"]["code"] != -32603));
+    }
     CHECK(answered == kRounds);
     CHECK(diagnostics == kRounds);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

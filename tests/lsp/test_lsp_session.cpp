@@ -179,6 +179,10 @@ TEST_CASE("lsp navigation: definition, references, rename, symbols", "[lsp]") {
     REQUIRE(qkv != symbols.end());
     CHECK((*qkv)["detail"] == "slot in attention");
     CHECK((*qkv)["children"].size() == 4);  // bytes, attMM, attUp, attBMM
+    // From `slot` to its closing brace.
+    const std::size_t brace = text.find("\n}", text.find("slot qkv")) + 1;
+    CHECK((*qkv)["range"]["start"] == position_of(text, "slot qkv"));
+    CHECK((*qkv)["range"]["end"]["line"] == std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(brace), '\n'));
 }
 
 TEST_CASE("lsp completion: keywords, parts, switches, ops and names in context", "[lsp]") {
