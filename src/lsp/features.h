@@ -21,7 +21,9 @@ json hover(const Analysis& a, const Text& text, Pos at);
 json definition(const Analysis& a, const Text& text, Pos at);
 json references(const Analysis& a, const Text& text, Pos at, bool include_declaration);
 json prepare_rename(const Analysis& a, const Text& text, Pos at);
-// Throws std::invalid_argument with the reason a rename cannot be made.
+// Throws std::invalid_argument with the reason a rename cannot be made. An
+// import's rename renames its file (a workspace edit's rename operation)
+// and every import of it.
 json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_name);
 json document_symbols(const Analysis& a, const Text& text);
 

@@ -1,12 +1,15 @@
 // Hover, definition, references, rename and the outline: lookups in the
 // analysis's occurrences.
 #include <algorithm>
+#include <filesystem>
 #include <regex>
 #include <stdexcept>
 
 #include "lsp/features.h"
 
 namespace oprec::lsp {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -32,6 +35,48 @@ int symbol_kind(SymbolKind k) {
         case SymbolKind::Import: return 2;      // Module
     }
     return 13;
+}
+
+// The file name in an import's string (`ffn.rec` of `import "lib/ffn.rec"`).
+std::optional<Span> import_file_name(const Analysis& a, const Span& import) {
+    if (import.file >= a.load.sources.size()) return std::nullopt;
+    const std::string_view line = a.load.sources.file(import.file).line(import.line);
+    const std::size_t open = line.find('"', byte_of_column(line, import.col));
+    const std::size_t close = open == std::string_view::npos ? open : line.find('"', open + 1);
+    if (close == std::string_view::npos) return std::nullopt;
+    const std::string_view inside = line.substr(open + 1, close - open - 1);
+    const std::size_t slash = inside.rfind('/');
+    const std::size_t from = open + 1 + (slash == std::string_view::npos ? 0 : slash + 1);
+    Span out = import;
+    out.col = static_cast<std::uint32_t>(column_count(line.substr(0, from)) + 1);
+    out.len = static_cast<std::uint32_t>(column_count(line.substr(from, close - from)));
+    return out;
+}
+
+// An import renamed: the file it names, and every import of that file in
+// the loaded files (each keeps its folder).
+json rename_import(const Analysis& a, const Occurrence& import, const std::string& new_name) {
+    static const std::regex file_name(R"([A-Za-z0-9_.+-]+\.(rec|yaml|yml))");
+    if (new_name.size() > 200 || !std::regex_match(new_name, file_name))
+        throw std::invalid_argument("`" + new_name + "` is not a file name ending in .rec");
+    std::optional<FileId> target;
+    for (const ImportInfo& i : a.load.imports)
+        if (i.from == import.span.file && i.span.line == import.span.line && i.span.col == import.span.col) {
+            if (i.via_search_path) throw std::invalid_argument("`" + import.name + "` is the standard library's: not renamed here");
+            target = i.to;
+        }
+    if (!target) throw std::invalid_argument("`" + import.name + "` was not found: nothing to rename");
+    json changes = json::array();
+    for (const ImportInfo& i : a.load.imports) {
+        if (i.to != target) continue;
+        const auto name = import_file_name(a, i.span);
+        if (!name) continue;
+        json edit = {{"range", to_json(range_in(a, *name))}, {"newText", new_name}};
+        changes.push_back({{"textDocument", {{"uri", uri_of_path(a.file_path(i.from))}, {"version", nullptr}}}, {"edits", json::array({edit})}});
+    }
+    const fs::path old_path = a.file_path(*target);
+    changes.push_back({{"kind", "rename"}, {"oldUri", uri_of_path(old_path.string())}, {"newUri", uri_of_path((old_path.parent_path() / new_name).string())}});
+    return {{"documentChanges", changes}};
 }
 
 json symbol(const Outline& o, const Text& text) {
@@ -86,14 +131,19 @@ json references(const Analysis& a, const Text& text, Pos at, bool include_declar
 
 json prepare_rename(const Analysis& a, const Text& text, Pos at) {
     const auto o = under(a, text, at);
-    if (!o || o->kind == SymbolKind::Import) return nullptr;
+    if (!o) return nullptr;
+    if (o->kind == SymbolKind::Import) {
+        const auto name = import_file_name(a, o->span);
+        if (!name) return nullptr;
+        return {{"range", to_json(range_in(a, *name))}, {"placeholder", fs::path(o->name).filename().string()}};
+    }
     return {{"range", to_json(text.span_range(o->span))}, {"placeholder", o->name}};
 }
 
 json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_name) {
     const auto o = under(a, text, at);
     if (!o) throw std::invalid_argument("no name here to rename");
-    if (o->kind == SymbolKind::Import) throw std::invalid_argument("an import names a file: rename the file");
+    if (o->kind == SymbolKind::Import) return rename_import(a, *o, new_name);
     static const std::regex identifier("[A-Za-z_][A-Za-z_0-9]*");
     if (new_name.size() > 200 || !std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
     json changes = json::object();

@@ -333,6 +333,31 @@ TEST_CASE("lsp unsaved imports: an open, edited import is read as the editor has
     CHECK(about_twice() == 1);
 }
 
+TEST_CASE("lsp rename: an import renames its file and every import of it", "[lsp]") {
+    Session s;
+    s.initialize();
+    const std::string dir = "/tmp/oprec-lsp-rename";
+    const std::string main_uri = oprec::lsp::uri_of_path(dir + "/main.rec");
+    const std::string lib_uri = oprec::lsp::uri_of_path(dir + "/lib.rec");
+    s.open(lib_uri, "fn twice(x) = 2 * x\n");
+    const std::string text = "import \"lib.rec\"\nimport \"fields.rec\"\ndefault n_x = twice(h)\n";
+    s.open(main_uri, text);
+    const json prepared = s.result("textDocument/prepareRename", {{"textDocument", {{"uri", main_uri}}}, {"position", position_of(text, "lib")}});
+    CHECK(prepared["placeholder"] == "lib.rec");
+    CHECK(prepared["range"]["start"] == position_of(text, "lib.rec"));
+    const json edit = s.result("textDocument/rename", {{"textDocument", {{"uri", main_uri}}}, {"position", position_of(text, "lib")}, {"newName", "library.rec"}});
+    const json changes = edit["documentChanges"];
+    REQUIRE(changes.size() == 2);
+    CHECK(changes[0]["textDocument"]["uri"] == main_uri);
+    CHECK(changes[0]["edits"][0]["newText"] == "library.rec");
+    CHECK(changes[1]["kind"] == "rename");
+    CHECK(changes[1]["oldUri"] == lib_uri);
+    CHECK(changes[1]["newUri"] == oprec::lsp::uri_of_path(dir + "/library.rec"));
+    // The standard library's files are not renamed from here.
+    const json refused = s.call("textDocument/rename", {{"textDocument", {{"uri", main_uri}}}, {"position", position_of(text, "fields")}, {"newName", "f.rec"}});
+    CHECK(refused["error"]["code"] == -32803);
+}
+
 TEST_CASE("lsp hover: a fn's parameter", "[lsp]") {
     Session s;
     s.initialize();
