@@ -31,6 +31,18 @@ function M.setup(opts)
         root_dir = root,
         init_options = { layer = opts.layer },
         settings = settings,
+        on_attach = function(client, b)
+          -- Live bytes: inlay hints where Neovim has them (0.10), and the
+          -- layer's parts as a code lens, refreshed as the text changes.
+          if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+            pcall(vim.lsp.inlay_hint.enable, true, { bufnr = b })
+          end
+          vim.api.nvim_create_autocmd({ 'BufEnter', 'TextChanged', 'InsertLeave' }, {
+            buffer = b,
+            callback = function() pcall(vim.lsp.codelens.refresh) end,
+          })
+          pcall(vim.lsp.codelens.refresh)
+        end,
       })
       clients[root] = id
     end
