@@ -114,8 +114,8 @@ void Server::dispatch(const json& message, std::vector<json>& out) {
         out.push_back(error_response(id, error::kServerNotInitialized, "initialize first"));
         return;
     }
-    if (shutdown_) {
-        out.push_back(error_response(id, error::kInvalidRequest, "the server is shut down"));
+    if (shutdown_ || (initialized_ && method == "initialize")) {
+        out.push_back(error_response(id, error::kInvalidRequest, shutdown_ ? "the server is shut down" : "initialized already"));
         return;
     }
     try {
