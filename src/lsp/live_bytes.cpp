@@ -68,6 +68,52 @@ Pos end_of(const Text& text, std::uint32_t line_1based) {
     return {l, utf16_length(text.line(l))};
 }
 
+// Where a slot's numbers go: its header's line and each entry's (1-based).
+struct SlotAnchor {
+    std::string name;
+    std::uint32_t line = 0;
+    std::vector<std::pair<std::string, std::uint32_t>> entries;  // op, line
+};
+
+// From the AST, when the text parses.
+std::vector<SlotAnchor> anchors_of(const Analysis& a) {
+    std::vector<SlotAnchor> out;
+    for (const ast::Module& m : a.load.modules) {
+        if (!a.root || m.file != *a.root) continue;
+        for (const ast::Decl& d : m.decls) {
+            const auto* slot = std::get_if<ast::SlotDecl>(&d);
+            if (!slot) continue;
+            SlotAnchor anchor{slot->name.text, slot->name.span.line, {}};
+            for (const ast::SlotEntry& e : slot->entries)
+                if (e.target.text != "bytes") anchor.entries.emplace_back(e.target.text, e.target.span.line);
+            out.push_back(std::move(anchor));
+        }
+    }
+    return out;
+}
+
+// From the text's lines, as the formatter lays slots out, while the text
+// mid-edit does not parse: the last good numbers stay beside their lines.
+std::vector<SlotAnchor> anchors_of(const Text& text) {
+    static const std::regex slot_head(R"(^slot\s+([A-Za-z_]\w*)\b)"), entry(R"(^\s+([A-Za-z_]\w*)\s*=[^=])");
+    std::vector<SlotAnchor> out;
+    bool in_slot = false;
+    for (std::uint32_t l = 0; l < text.line_count(); ++l) {
+        const std::string_view line = text.line(l);
+        if (line.size() > 4096) continue;  // (std::regex recurses per character)
+        std::cmatch m;
+        if (std::regex_search(line.begin(), line.end(), m, slot_head)) {
+            out.push_back({m[1].str(), l + 1, {}});
+            in_slot = true;
+        } else if (!line.empty() && line[0] == '}') {
+            in_slot = false;
+        } else if (in_slot && std::regex_search(line.begin(), line.end(), m, entry) && m[1].str() != "bytes") {
+            out.back().entries.emplace_back(m[1].str(), l + 1);
+        }
+    }
+    return out;
+}
+
 json hint(Pos at, std::string label, std::string tooltip) {
     return {{"position", to_json(at)}, {"label", "  " + label}, {"paddingLeft", true}, {"tooltip", std::move(tooltip)}};
 }
@@ -121,34 +167,28 @@ void LiveBytes::update(const Analysis& a, const Text& text, const std::optional<
 
 json LiveBytes::inlay_hints(const Analysis& a, const Text& text, const Range& range) const {
     json out = json::array();
-    if (!last_good_ || !a.root) return out;
+    if (!last_good_) return out;
     const std::string stale = why_not_.empty() ? "" : " (last good: " + why_not_ + ")";
-    for (const ast::Module& m : a.load.modules) {
-        if (m.file != *a.root) continue;
-        for (const ast::Decl& d : m.decls) {
-            const auto* slot = std::get_if<ast::SlotDecl>(&d);
-            if (!slot) continue;
-            const auto it = std::find_if(last_good_->slots.begin(), last_good_->slots.end(),
-                                         [&](const SlotNumbers& s) { return s.name == slot->name.text; });
-            if (it == last_good_->slots.end()) continue;
-            const Pos head = end_of(text, slot->name.span.line);
-            if (!it->error.empty())
-                out.push_back(hint(head, "raises", it->error));
-            else if (it->bytes)
-                out.push_back(hint(head, fmt::format("{}{} = {} elements", it->held ? "" : "not held: ", bytes_text(*it->bytes),
-                                                     elements_text(*it->elements)),
-                                   fmt::format("slot {} on {}: {} bytes{}", it->name, last_good_->layer, it->bytes->repr(), stale)));
-            // Entries in order; the bytes formula has none.
-            std::size_t k = 0;
-            for (const ast::SlotEntry& e : slot->entries) {
-                if (e.target.text == "bytes") continue;
-                if (k >= it->entries.size()) break;
-                const EntryBytes& eb = it->entries[k++];
-                if (eb.op != e.target.text) continue;
-                out.push_back(hint(end_of(text, e.target.span.line),
-                                   fmt::format("{}{} = {} elements", eb.kept ? "" : "dropped: ", bytes_text(eb.bytes), elements_text(eb.elements)),
-                                   fmt::format("{} in {}: {} bytes alone{}", eb.op, it->name, eb.bytes.repr(), stale)));
-            }
+    for (const SlotAnchor& anchor : a.parsed ? anchors_of(a) : anchors_of(text)) {
+        const auto it = std::find_if(last_good_->slots.begin(), last_good_->slots.end(),
+                                     [&](const SlotNumbers& s) { return s.name == anchor.name; });
+        if (it == last_good_->slots.end()) continue;
+        const Pos head = end_of(text, anchor.line);
+        if (!it->error.empty())
+            out.push_back(hint(head, "raises", it->error));
+        else if (it->bytes)
+            out.push_back(hint(head, fmt::format("{}{} = {} elements", it->held ? "" : "not held: ", bytes_text(*it->bytes),
+                                                 elements_text(*it->elements)),
+                               fmt::format("slot {} on {}: {} bytes{}", it->name, last_good_->layer, it->bytes->repr(), stale)));
+        // The slot's entries in order, matched to the numbers' by op.
+        std::size_t k = 0;
+        for (const auto& [op, line] : anchor.entries) {
+            while (k < it->entries.size() && it->entries[k].op != op) ++k;
+            if (k == it->entries.size()) break;
+            const EntryBytes& e = it->entries[k++];
+            out.push_back(hint(end_of(text, line),
+                               fmt::format("{}{} = {} elements", e.kept ? "" : "dropped: ", bytes_text(e.bytes), elements_text(e.elements)),
+                               fmt::format("{} in {}: {} bytes alone{}", e.op, it->name, e.bytes.repr(), stale)));
         }
     }
     // Only the hints in the range asked for.

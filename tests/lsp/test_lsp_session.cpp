@@ -270,6 +270,11 @@ TEST_CASE("lsp live bytes: inlay hints and a code lens, kept while the text does
     const std::string stale = lens();
     CHECK(stale.find("layer 100.50 MiB") != std::string::npos);
     CHECK(stale.find("(stale: ") != std::string::npos);
+    // The hints stay beside their lines, from the text's layout.
+    const json kept = hints();
+    CHECK(kept.size() == h.size());
+    CHECK(hint_on(kept, position_of(text, "slot qkv")["line"]) == "  20.25 MiB = 20736 elements");
+    CHECK(hint_on(kept, position_of(text, "    softmax = ")["line"]) == "  16.00 MiB = 8 elements");
 
     // The layer from the client's setting when the text names none.
     Session t;
