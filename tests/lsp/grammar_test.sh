@@ -14,4 +14,5 @@ fi
 if [ ! -d "$ext/node_modules/vscode-textmate" ] || [ ! -d "$ext/node_modules/vscode-oniguruma" ]; then
   (cd "$ext" && npm ci --no-audit --no-fund)
 fi
+node --check "$ext/extension.js"
 node "$ext/test/grammar.test.js" "$src"

@@ -162,9 +162,27 @@ function tokensOf(grammar, line) {
   return out;
 }
 
+// The manifest points at files that exist and parse, and the client loads
+// as far as it can without VS Code.
+function checkManifest() {
+  const root = path.join(__dirname, '..');
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const lang = manifest.contributes.languages[0];
+  const grammar = manifest.contributes.grammars[0];
+  JSON.parse(fs.readFileSync(path.join(root, lang.configuration), 'utf8'));
+  const raw = JSON.parse(fs.readFileSync(path.join(root, grammar.path), 'utf8'));
+  const problems = [];
+  if (lang.id !== 'rec' || grammar.language !== 'rec' || !lang.extensions.includes('.rec')) problems.push('language id or extension');
+  if (raw.scopeName !== grammar.scopeName) problems.push(`scopeName ${raw.scopeName} != ${grammar.scopeName}`);
+  if (!fs.existsSync(path.join(root, manifest.main))) problems.push('no ' + manifest.main);
+  require.resolve('vscode-languageclient/node');
+  for (const p of problems) console.log('package.json: ' + p);
+  return problems.length;
+}
+
 async function main() {
   const grammar = await loadGrammar();
-  let failures = 0;
+  let failures = checkManifest();
   for (const [line, want] of SAMPLES) {
     const got = tokensOf(grammar, line);
     // Tokens may split a category's run (a comment's directive): merge runs.
