@@ -11,9 +11,11 @@ namespace oprec::cli {
 
 void add_lsp_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("lsp", "Serve the Language Server Protocol over stdin/stdout (for editors)");
-    // Editors pass --stdio; it is the only transport, so it is accepted and ignored.
+    // Editors pass --stdio (the only transport, so it is accepted and
+    // ignored) and some --clientProcessId=N: extra arguments are ignored.
     auto stdio = std::make_shared<bool>(false);
     cmd->add_flag("--stdio", *stdio, "Talk over stdin and stdout (the default and only transport)");
+    cmd->allow_extras();
     cmd->callback([&exit_code] {
         std::ios::sync_with_stdio(false);
         lsp::Server server({load_options(), records_options()});
