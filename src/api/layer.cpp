@@ -262,9 +262,9 @@ Report Layer::report(const ReportOptions& options) const {
     }
     ReportQuery internal;
     internal.only = options.only;
-    const nlohmann::ordered_json doc =
-        bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
-    return {doc.dump(options.indent), !has_error(doc)};
+    internal.indent = options.indent;
+    ReportText text = bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
+    return {std::move(text.json), text.complete};
 }
 
 std::string Layer::document_json(int indent) const { return hf::layer_doc_json(state_->doc).dump(indent); }
