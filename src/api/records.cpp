@@ -96,6 +96,16 @@ const std::vector<std::string>& Records::slots() const { return state_->slot_nam
 const std::vector<std::string>& Records::ops() const { return state_->record_names; }
 const std::vector<std::string>& Records::switches() const { return state_->program.switches; }
 const std::vector<std::string>& Records::parts() const { return state_->program.layer_parts; }
+const std::vector<std::string>& Records::names() const { return state_->program.names; }
+
+Named<Number> Records::defaults() const {
+    Named<Number> out;
+    const Program& p = state_->program;
+    for (std::size_t id = 0; id < p.names.size(); ++id)
+        if (p.defaults[id]) out.emplace_back(p.names[id], detail::to_number(*p.defaults[id]));
+    return out;
+}
+
 bool Records::has_profiles() const { return !state_->program.profiles.families.empty(); }
 
 Layer Records::layer(std::string_view json_text, std::string_view source_name) const {
