@@ -41,7 +41,10 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
             const std::string n = name.cast<std::string>();
             b.layer.set(n, to_field(value, n));
         }
-    set_switches(b, switches);
+    // The context's switches, where it states them, stand for the layer's
+    // own altogether (the reference reads one or the other).
+    const bool context_switches = !context.is_none() && as_dict(context).contains("switches");
+    if (!context_switches) set_switches(b, switches);
     if (!context.is_none()) {
         py::dict ctx = as_dict(context);
         for (auto [key, value] : ctx) {
@@ -55,8 +58,7 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
                 throw LayerError("context: unknown key `" + k +
                                  "` (micro_factor, dropless_tok_factor, node, switches)");
         }
-        // The context's switches take precedence over the layer's own.
-        if (ctx.contains("switches")) set_switches(b, ctx["switches"]);
+        if (context_switches) set_switches(b, ctx["switches"]);
     }
     return b;
 }
