@@ -61,6 +61,11 @@ public:
     Layer layer(std::string_view json_text, std::string_view source_name = "<layer>") const;
     Layer layer_file(const std::filesystem::path& path) const;
 
+    // The records as the reference's YAML (defaults, ops, parts, slots), as
+    // `oprec export` writes it: what a reader of the reference's format (the
+    // Python drop-in's op records module) takes them in.
+    std::string to_yaml() const;
+
     // Where the shipped records and the standard library are found.
     static std::filesystem::path default_data_dir();
 

@@ -41,5 +41,6 @@ void register_layer(py::module_& m);
 void register_batch(py::module_& m);
 void register_hf(py::module_& m);
 void register_object_pricer(py::module_& m);
+void register_expression(py::module_& m);
 
 }  // namespace oprec::py_module

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_oprec, m) {
     register_batch(m);
     register_hf(m);
     register_object_pricer(m);
+    register_expression(m);
 }

@@ -55,7 +55,7 @@ def _engine() -> _oprec.ObjectPricer:
     """The one object pricer over the records at RECORDS_PATH, made on first use."""
     global _pricer
     if _pricer is None:
-        _pricer = _oprec.ObjectPricer(load_op_records(RECORDS_PATH).records)
+        _pricer = _oprec.ObjectPricer(_oprec.Records(RECORDS_PATH))
     return _pricer
 
 
