@@ -91,7 +91,9 @@ void register_batch(py::module_& m) {
             }
             return results(o, raise_errors);
         },
-        "axes"_a, py::kw_only(), "on_error"_a = "raise");
+        "axes"_a, py::kw_only(), "on_error"_a = "raise",
+        "The total at every point of the product of `axes` (the last fastest), priced on a copy with the "
+        "GIL released; on_error='none' gives None where a point raises.");
 
     m.def(
         "price_many",
@@ -113,7 +115,8 @@ void register_batch(py::module_& m) {
             }
             return results(o, raise_errors);
         },
-        "layers"_a, py::kw_only(), "on_error"_a = "raise");
+        "layers"_a, py::kw_only(), "on_error"_a = "raise",
+        "Each layer's total, the GIL released (no other thread may use these layers meanwhile).");
 }
 
 }  // namespace oprec::py_module

@@ -37,6 +37,12 @@ Field to_field(py::handle value, std::string_view name) {
     }
     if (PyFloat_Check(v)) return Number::real(PyFloat_AS_DOUBLE(v));
     if (PyUnicode_Check(v)) return value.cast<std::string>();
+    // Other integers and floats (numpy's) by their index or float value.
+    if (PyIndex_Check(v)) {
+        PyObject* index = PyNumber_Index(v);
+        if (index == nullptr) throw py::error_already_set();
+        return to_field(py::reinterpret_steal<py::object>(index), name);
+    }
     // An enum member (the reference's CPAlgo.ULYSSES_CP) stands for its value.
     if (py::hasattr(value, "value") && py::hasattr(value, "name")) return to_field(value.attr("value"), name);
     throw LayerError("field `" + std::string(name) + "`: expected a number, a string or None, got " +

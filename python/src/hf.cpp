@@ -46,7 +46,8 @@ void register_hf(py::module_& m) {
         "records"_a, "config"_a, py::kw_only(), "tp"_a = 1, "cp"_a = 1, "cp_algo"_a = "ring", "sp"_a = true,
         "ep"_a = 1, "etp"_a = 1, "mbs"_a = 1, "seq"_a = py::none(), "dtype"_a = py::none(),
         "flash_attention"_a = true, "param_casts"_a = false, "recompute"_a = "selective", "switches"_a = py::none(),
-        "micro_factor"_a = 1, "family"_a = py::none(), "index"_a = py::none(), "kind"_a = py::none());
+        "micro_factor"_a = 1, "family"_a = py::none(), "index"_a = py::none(), "kind"_a = py::none(),
+        "A layer of the model in a config.json under a strategy, as a dict; use oprec.hf.layer.");
 }
 
 }  // namespace oprec::py_module

@@ -171,13 +171,14 @@ void register_object_pricer(py::module_& m) {
                              "Prices a config object read by attribute, as the reference's evaluators do.")
         .def(py::init<const Records&>(), "records"_a)
         .def("bind", &ObjectPricer::bind, py::return_value_policy::reference_internal, "ccfg"_a, "ctx"_a,
-             "switches"_a = py::none(), "overrides"_a = py::none())
+             "switches"_a = py::none(), "overrides"_a = py::none(),
+             "The bound layer for ccfg under ctx, updated in place (valid until the next call).")
         .def(
             "layer_bytes",
             [](ObjectPricer& p, py::handle ccfg, py::handle ctx, py::handle switches) {
                 return to_python(p.bind(ccfg, ctx, switches, py::none()).layer.parts());
             },
-            "ccfg"_a, "ctx"_a, "switches"_a = py::none())
+            "ccfg"_a, "ctx"_a, "switches"_a = py::none(), "The reference's EvalRecords.layer_bytes.")
         .def(
             "slot_bytes",
             [](ObjectPricer& p, py::handle ccfg, py::handle ctx, const std::string& slot, py::handle switches,
@@ -185,7 +186,8 @@ void register_object_pricer(py::module_& m) {
                 const Layer& l = p.bind(ccfg, ctx, switches, overrides).layer;
                 return to_python(only ? l.slot(slot, *only) : l.slot(slot));
             },
-            "ccfg"_a, "ctx"_a, "slot"_a, "switches"_a = py::none(), "overrides"_a = py::none(), "only"_a = py::none())
+            "ccfg"_a, "ctx"_a, "slot"_a, "switches"_a = py::none(), "overrides"_a = py::none(), "only"_a = py::none(),
+            "The reference's EvalRecords.slot_bytes.")
         .def(
             "layer_slots",
             [](ObjectPricer& p, py::handle ccfg, py::handle ctx) {
@@ -194,13 +196,13 @@ void register_object_pricer(py::module_& m) {
                     out[py::str(slot)] = part;
                 return out;
             },
-            "ccfg"_a, "ctx"_a)
+            "ccfg"_a, "ctx"_a, "The reference's EvalRecords.layer_slots.")
         .def(
             "op_bytes",
             [](ObjectPricer& p, py::handle ccfg, py::handle ctx, const std::string& op) {
                 return to_python(p.bind(ccfg, ctx, py::none(), py::none()).layer.op(op));
             },
-            "ccfg"_a, "ctx"_a, "op"_a);
+            "ccfg"_a, "ctx"_a, "op"_a, "The reference's EvalRecords.op_bytes, without its layer_slots first.");
 }
 
 }  // namespace oprec::py_module

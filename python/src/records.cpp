@@ -82,8 +82,10 @@ void register_records(py::module_& m) {
             [](std::string text, std::string name, const std::optional<std::filesystem::path>& profiles) {
                 return Records::from_text(std::move(text), std::move(name), options(profiles, std::nullopt, {}));
             },
-            "text"_a, "name"_a = "<text>", py::kw_only(), "profiles"_a = py::none())
-        .def_static("default_data_dir", &Records::default_data_dir)
+            "text"_a, "name"_a = "<text>", py::kw_only(), "profiles"_a = py::none(),
+            "Records from text; `name` stands for the file in diagnostics.")
+        .def_static("default_data_dir", &Records::default_data_dir,
+             "Where the shipped records and the standard library are found.")
         .def_property_readonly("source", &Records::source)
         .def_property_readonly("slots", [](const Records& r) { return py::tuple(py::cast(r.slots())); })
         .def_property_readonly("ops", [](const Records& r) { return py::tuple(py::cast(r.ops())); })
@@ -92,17 +94,20 @@ void register_records(py::module_& m) {
         .def_property_readonly("names", [](const Records& r) { return py::tuple(py::cast(r.names())); })
         .def_property_readonly("defaults", [](const Records& r) { return to_python(r.defaults()); })
         .def_property_readonly("has_profiles", &Records::has_profiles)
-        .def("layer", &bind, "fields"_a = py::none(), "context"_a = py::none(), "switches"_a = py::none())
+        .def("layer", &bind, "fields"_a = py::none(), "context"_a = py::none(), "switches"_a = py::none(),
+             "A layer from mappings: fields; context (micro_factor, dropless_tok_factor, node, switches); switches.")
         .def(
             "layer_json",
             [](const Records& r, std::string_view text, std::string_view name) {
                 return BoundLayer{r, r.layer(text, name)};
             },
-            "text"_a, "name"_a = "<layer>")
+            "text"_a, "name"_a = "<layer>",
+            "A layer from its JSON document text.")
         .def(
             "layer_file",
             [](const Records& r, const std::filesystem::path& path) { return BoundLayer{r, r.layer_file(path)}; },
-            "path"_a)
+            "path"_a,
+            "A layer from a JSON document file.")
         .def("__repr__", [](const Records& r) { return "<oprec.Records " + r.source() + ">"; });
 }
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Tuple, Union
 
-import yaml
-
 from .._oprec import Expression as _Compiled
 from .._oprec import Records
 from ..errors import RecordsError
@@ -179,6 +177,8 @@ def _load(path: str) -> OpRecords:
         records = Records(path)
     except RecordsError as e:  # every diagnostic, each with file:line:col
         raise ModelSpecError(str(e)) from e
+    import yaml  # python3-yaml; only loading records needs it
+
     doc = yaml.safe_load(records.to_yaml())
     order = {name: i for i, name in enumerate(OP_VECTOR)}
     ops = sorted((doc.get("ops") or {}).items(), key=lambda kv: order.get(kv[0], len(order)))
