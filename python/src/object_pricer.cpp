@@ -140,7 +140,7 @@ private:
                 }
             } else if (!stated.is_none() && !table) {
                 py::object v = attribute(stated, s.key);
-                if (v) keep = PyObject_IsTrue(v.ptr());
+                if (v && (keep = PyObject_IsTrue(v.ptr())) < 0) throw py::error_already_set();
             }
             if (keep != s.kept) {
                 layer_.layer.set_switch(s.name, keep != 0);
