@@ -118,3 +118,22 @@ def test_golden_case_through_the_drop_in(case: Dict[str, Any]) -> None:
 
 def test_every_case_is_compared() -> None:
     assert len(CASES) >= 150
+
+
+def test_a_context_lacking_a_value_raises_where_the_reference_does() -> None:
+    """Read only when a formula reads it: micro_factor by every slot, dropless_tok_factor by a dropless MoE's."""
+    import json
+    from conftest import ROOT
+    fields = json.loads((ROOT / "examples" / "llama2-7b.json").read_text())["fields"]
+    ccfg = SimpleNamespace(**fields)
+    full = SimpleNamespace(current_node=lb.LayerType.NOT_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    no_dropless = SimpleNamespace(current_node=lb.LayerType.NOT_REC_LAYER, micro_factor=1)
+    assert lb.EvalRecords.layer_bytes(ccfg, no_dropless) == lb.EvalRecords.layer_bytes(ccfg, full)
+    assert lb.EvalRecords.op_bytes(ccfg, no_dropless, "attMM") == lb.EvalRecords.op_bytes(ccfg, full, "attMM")
+    assert lb.EvalAttn.attn_qkv_activations(ccfg, no_dropless) == lb.EvalAttn.attn_qkv_activations(ccfg, full)
+    no_micro = SimpleNamespace(current_node=lb.LayerType.NOT_REC_LAYER, dropless_tok_factor=1)
+    with pytest.raises(AttributeError):
+        lb.EvalRecords.layer_bytes(ccfg, no_micro)
+    with pytest.raises(AttributeError):
+        lb.EvalNorm.norm_activations(ccfg, no_micro)
+    assert lb.EvalRecords.layer_slots(ccfg, no_micro) == lb.EvalRecords.layer_slots(ccfg, full)

@@ -121,30 +121,14 @@ def test_records_that_do_not_check_are_a_model_spec_error(tmp_path) -> None:
         m.load_op_records(bad)
 
 
-def seed_slot_bytes(ccfg: Any, ctx: Any, slot: str, switches: Any = None, only: Any = None) -> Any:
-    """The seed's EvalRecords.slot_bytes, written against the drop-in's op records."""
-    records = m.load_op_records()
-    selective = ctx.current_node.name == "SEL_REC_LAYER"
-    if switches is None:
-        on_ctx = getattr(ctx, "switches", None)
-        switches = on_ctx if isinstance(on_ctx, dict) else getattr(ccfg, "rec_op", None)
-    table = switches if isinstance(switches, dict) else (vars(switches) if switches is not None else {})
-
-    def keep(op: str) -> Any:
-        switch = records.record(op).switch
-        return 1 if switch is None else int(not selective) | table.get(switch, 1)
-
-    return records.evaluate(slot, lb.EvalRecords.values(ccfg, ctx), keep, only)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_golden_layers_through_op_records_evaluate(case: Dict[str, Any]) -> None:
     ccfg, ctx = config_and_context(case)
     out = case["outputs"]
-    rows = [(f"slot_bytes[{s}]", e, lambda s=s: seed_slot_bytes(ccfg, ctx, s)) for s, e in out["slot_bytes"].items()]
-    rows += [(f"slot_bytes_explicit[{s}]", e, lambda s=s: seed_slot_bytes(ccfg, ctx, s, case["explicit_switches"]))
+    rows = [(f"slot_bytes[{s}]", e, lambda s=s: lb.reference_slot_bytes(ccfg, ctx, s)) for s, e in out["slot_bytes"].items()]
+    rows += [(f"slot_bytes_explicit[{s}]", e, lambda s=s: lb.reference_slot_bytes(ccfg, ctx, s, case["explicit_switches"]))
              for s, e in out["slot_bytes_explicit"].items()]
-    rows += [(f"only[{s}][{o}]", e, lambda s=s, o=o: seed_slot_bytes(ccfg, ctx, s, only=o))
+    rows += [(f"only[{s}][{o}]", e, lambda s=s, o=o: lb.reference_slot_bytes(ccfg, ctx, s, only=o))
              for s, by_op in out["slot_bytes_only"].items() for o, e in by_op.items()]
     problems = [p for p in (check(*row) for row in rows) if p]
     assert not problems, "\n".join(problems[:10])

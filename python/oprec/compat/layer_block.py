@@ -6,7 +6,10 @@ signatures (the estimator finds some by name, ``getattr(EvalAttn,
 The activation methods price through oprec: one bound layer, kept between
 calls, reads the config by attribute (only the names the records read) and
 the context's node, micro factor and switches, and sets again only what
-changed. The parameter counts and the CP helpers are plain Python over the
+changed. A context that lacks micro_factor or dropless_tok_factor is priced
+the reference's way instead (reference_slot_bytes, through the op records
+module), so that reading it raises AttributeError where, and only where, the
+reference's does. The parameter counts and the CP helpers are plain Python over the
 config, the reference's formulas operation for operation, so that their
 floats are the same bits.
 """
@@ -57,6 +60,60 @@ def _engine() -> _oprec.ObjectPricer:
     if _pricer is None:
         _pricer = _oprec.ObjectPricer(_oprec.Records(RECORDS_PATH))
     return _pricer
+
+
+def _complete(ctx: Any) -> bool:
+    """Whether the context holds both values the records may read (the fast path assumes them)."""
+    return hasattr(ctx, "micro_factor") and hasattr(ctx, "dropless_tok_factor")
+
+
+def _node_name(node: Any) -> str:
+    return getattr(node, "name", None) or str(node)
+
+
+def _stated_switches(ccfg: Any, ctx: Any, switches: Optional[Mapping[str, Any]]) -> Any:
+    """The switches that apply: the argument, else the context's if a mapping, else the config's rec_op."""
+    if switches is not None:
+        return switches
+    on_ctx = getattr(ctx, "switches", None)
+    return on_ctx if isinstance(on_ctx, Mapping) else getattr(ccfg, "rec_op", None)
+
+
+def _switch_state(stated: Any, switch: str) -> Any:
+    """A switch's value (1 keeps), read by key or from an object's attribute dict; unstated keeps."""
+    if stated is None:
+        return 1
+    if isinstance(stated, Mapping):
+        return stated.get(switch, 1)
+    table = getattr(stated, "__dict__", None)
+    return table.get(switch, 1) if table is not None else getattr(stated, switch, 1)
+
+
+def reference_slot_bytes(ccfg: Any, ctx: Any, slot: str, switches: Optional[Mapping[str, Any]] = None,
+                         overrides: Optional[Mapping[str, Any]] = None, only: Optional[str] = None) -> Any:
+    """``EvalRecords.slot_bytes`` the reference's way: ``OpRecords.evaluate`` over
+    ``EvalRecords.values``, each name read from the config when the formula reads it.
+
+    Slower than the bound layer; taken where the context lacks a value
+    (so that reading it raises as the reference does, and only then), and a
+    check of the fast path in the tests.
+    """
+    records = load_op_records(RECORDS_PATH)
+    selective = _node_name(ctx.current_node) == "SEL_REC_LAYER"
+    stated = _stated_switches(ccfg, ctx, switches)
+
+    def keep(op: str) -> Any:
+        switch = records.record(op).switch
+        if switch is None:
+            return 1
+        return int(not selective) | _switch_state(stated, switch)
+
+    return records.evaluate(slot, EvalRecords.values(ccfg, ctx, overrides), keep, only)
+
+
+def _reference_layer_slots(ccfg: Any, ctx: Any) -> Dict[str, str]:
+    value = EvalRecords.values(ccfg, ctx)
+    return {name: slot.part for name, slot in load_op_records(RECORDS_PATH).slots.items() if slot.holds(value)}
 
 
 def _bias(ccfg: Any, stated: str, width: float) -> float:
@@ -125,17 +182,17 @@ class EvalAttn:
     @staticmethod
     def attn_qkv_activations(ccfg: Any, ctx: Any) -> float:
         """The ``qkv`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "qkv")
+        return EvalRecords.slot_bytes(ccfg, ctx, "qkv")
 
     @staticmethod
     def attn_score_activations(ccfg: Any, ctx: Any) -> float:
         """The ``score`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "score")
+        return EvalRecords.slot_bytes(ccfg, ctx, "score")
 
     @staticmethod
     def attn_proj_activations(ccfg: Any, ctx: Any) -> float:
         """The ``proj`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "proj")
+        return EvalRecords.slot_bytes(ccfg, ctx, "proj")
 
 
 class EvalFFn:
@@ -168,22 +225,22 @@ class EvalFFn:
     @staticmethod
     def ffn_activations(ccfg: Any, ctx: Any, width: Optional[float] = None) -> float:
         """The ``ffn`` slot, at ``width`` (an override of ``hff``) where given."""
-        return _engine().slot_bytes(ccfg, ctx, "ffn", None, None if width is None else {"hff": width})
+        return EvalRecords.slot_bytes(ccfg, ctx, "ffn", overrides=None if width is None else {"hff": width})
 
     @staticmethod
     def ffn_router_and_concat_activations(ccfg: Any, ctx: Any) -> float:
         """The ``router`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "router")
+        return EvalRecords.slot_bytes(ccfg, ctx, "router")
 
     @staticmethod
     def shared_exp_activations(ccfg: Any, ctx: Any) -> float:
         """The ``shared`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "shared")
+        return EvalRecords.slot_bytes(ccfg, ctx, "shared")
 
     @staticmethod
     def routed_exp_activations(ccfg: Any, ctx: Any) -> float:
         """The ``routed`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "routed")
+        return EvalRecords.slot_bytes(ccfg, ctx, "routed")
 
     @staticmethod
     def ffn_moe_activations(ccfg: Any, ctx: Any) -> float:
@@ -216,7 +273,7 @@ class EvalNorm:
     @staticmethod
     def norm_activations(ccfg: Any, ctx: Any) -> float:
         """The ``norm`` slot."""
-        return _engine().slot_bytes(ccfg, ctx, "norm")
+        return EvalRecords.slot_bytes(ccfg, ctx, "norm")
 
 
 class EvalRecords:
@@ -231,6 +288,8 @@ class EvalRecords:
         or the config's; ``overrides`` for config fields; ``only`` prices one
         op (with its parts) or part alone. Unknown slot: ``KeyError``.
         """
+        if not _complete(ctx):
+            return reference_slot_bytes(ccfg, ctx, slot, switches, overrides, only)
         try:
             return _engine().slot_bytes(ccfg, ctx, slot, switches, overrides, only)
         except UnknownOp as e:
@@ -258,11 +317,17 @@ class EvalRecords:
     @staticmethod
     def layer_slots(ccfg: Any, ctx: Any) -> Dict[str, str]:
         """The slots a layer of ``ccfg`` holds, each with its part."""
+        if not _complete(ctx):
+            return _reference_layer_slots(ccfg, ctx)
         return _engine().layer_slots(ccfg, ctx)
 
     @staticmethod
     def op_bytes(ccfg: Any, ctx: Any, op: str) -> Dict[str, float]:
         """What the layer keeps for ``op`` (or a part) where nothing drops it, by held slot."""
+        if not _complete(ctx):
+            held = _reference_layer_slots(ccfg, ctx)
+            return {slot: reference_slot_bytes(ccfg, ctx, slot, only=op)
+                    for slot in load_op_records(RECORDS_PATH).keeps(op) if slot in held}
         engine = _engine()
         engine.layer_slots(ccfg, ctx)  # the reference reads every slot's `when` first
         try:
@@ -273,4 +338,9 @@ class EvalRecords:
     @staticmethod
     def layer_bytes(ccfg: Any, ctx: Any, switches: Optional[Mapping[str, Any]] = None) -> Dict[str, float]:
         """What a layer of ``ccfg`` keeps, by part, under ``switches`` or its own."""
+        if not _complete(ctx):
+            parts: Dict[str, Any] = {}
+            for slot, part in _reference_layer_slots(ccfg, ctx).items():
+                parts[part] = parts.get(part, 0.0) + reference_slot_bytes(ccfg, ctx, slot, switches)
+            return parts
         return _engine().layer_bytes(ccfg, ctx, switches)
