@@ -23,6 +23,15 @@ void register_expression(py::module_& m) {
                 const Expression::Lookup values = [&](std::string_view name) -> std::optional<Number> {
                     py::object v = lookup(py::str(name.data(), name.size()));
                     if (v.is_none()) return std::nullopt;
+                    if (PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr())) {
+                        int overflow = 0;
+                        (void)PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+                        if (overflow != 0) {  // as a formula past 64 bits raises (tests/golden/FORMAT.md)
+                            PyErr_SetString(PyExc_OverflowError,
+                                            ("`" + std::string(name) + "` is an int beyond 64 bits").c_str());
+                            throw py::error_already_set();
+                        }
+                    }
                     const Field f = to_field(v, name);
                     if (const Number* n = std::get_if<Number>(&f)) return *n;
                     throw py::type_error("`" + std::string(name) + "` is a string, not a number");

@@ -133,20 +133,30 @@ private:
                 PyObject* v = PyMapping_Check(table.ptr()) && table.contains(s.key)
                                   ? PyObject_GetItem(table.ptr(), s.key.ptr())
                                   : nullptr;
-                if (v != nullptr) {
-                    keep = PyObject_IsTrue(v);
-                    Py_DECREF(v);
-                    if (keep < 0) throw py::error_already_set();
-                }
+                if (v != nullptr) keep = switch_value(py::reinterpret_steal<py::object>(v), s.name);
             } else if (!stated.is_none() && !table) {
-                py::object v = attribute(stated, s.key);
-                if (v && (keep = PyObject_IsTrue(v.ptr())) < 0) throw py::error_already_set();
+                if (py::object v = attribute(stated, s.key)) keep = switch_value(v, s.name);
             }
             if (keep != s.kept) {
                 layer_.layer.set_switch(s.name, keep != 0);
                 s.kept = keep;
             }
         }
+    }
+
+    // A switch's keep: a bool, or an int 0 or 1. The reference multiplies by
+    // `(not selective) | value`, so any other value (2, 1.0) prices
+    // otherwise or raises: a LayerError, for the caller to price it the
+    // reference's way.
+    static int switch_value(const py::object& v, const std::string& name) {
+        if (PyBool_Check(v.ptr())) return v.ptr() == Py_True ? 1 : 0;
+        if (PyLong_CheckExact(v.ptr())) {
+            const long x = PyLong_AsLong(v.ptr());
+            if (x == 0 || x == 1) return static_cast<int>(x);
+            PyErr_Clear();
+        }
+        throw LayerError("switch `" + name + "`: " + py::repr(v).cast<std::string>() +
+                         " is not a bool, 0 or 1");
     }
 
     static bool is_mapping(py::handle o) {

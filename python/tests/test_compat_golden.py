@@ -137,3 +137,22 @@ def test_a_context_lacking_a_value_raises_where_the_reference_does() -> None:
     with pytest.raises(AttributeError):
         lb.EvalNorm.norm_activations(ccfg, no_micro)
     assert lb.EvalRecords.layer_slots(ccfg, no_micro) == lb.EvalRecords.layer_slots(ccfg, full)
+
+
+def test_values_a_layer_does_not_hold_price_as_python_does() -> None:
+    """A switch of 2 multiplies, 1.0 raises TypeError (`int | float`), as the reference's Python does."""
+    import json
+    from conftest import ROOT
+    fields = json.loads((ROOT / "examples" / "llama2-7b.json").read_text())["fields"]
+    sel = SimpleNamespace(current_node=lb.LayerType.SEL_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    R = lb.EvalRecords
+    once = R.slot_bytes(SimpleNamespace(**fields, rec_op={"softmax": 1}), sel, "score")
+    twice = R.slot_bytes(SimpleNamespace(**fields, rec_op={"softmax": 2}), sel, "score")
+    assert twice > once
+    assert twice == lb.reference_slot_bytes(SimpleNamespace(**fields, rec_op={"softmax": 2}), sel, "score")
+    with pytest.raises(TypeError):
+        R.layer_bytes(SimpleNamespace(**fields, rec_op={"softmax": 1.0}), sel)
+    big = SimpleNamespace(**{**fields, "b": 2 ** 70})  # past 64 bits: a clear error, as FORMAT.md allows
+    with pytest.raises(OverflowError):
+        R.slot_bytes(big, sel, "qkv")
+    assert R.layer_bytes(SimpleNamespace(**fields), sel) == R.layer_bytes(SimpleNamespace(**fields, rec_op=None), sel)

@@ -6,10 +6,12 @@ signatures (the estimator finds some by name, ``getattr(EvalAttn,
 The activation methods price through oprec: one bound layer, kept between
 calls, reads the config by attribute (only the names the records read) and
 the context's node, micro factor and switches, and sets again only what
-changed. A context that lacks micro_factor or dropless_tok_factor is priced
-the reference's way instead (reference_slot_bytes, through the op records
-module), so that reading it raises AttributeError where, and only where, the
-reference's does. The parameter counts and the CP helpers are plain Python over the
+changed. What a bound layer cannot hold is priced the reference's way
+instead (reference_slot_bytes, through the op records module): a context
+lacking micro_factor or dropless_tok_factor (so that reading it raises
+AttributeError where, and only where, the reference's does), and a value a
+layer does not take (a switch of 2 or 1.0, an int past 64 bits, a string
+where a number goes), which the reference computes with as Python does. The parameter counts and the CP helpers are plain Python over the
 config, the reference's formulas operation for operation, so that their
 floats are the same bits.
 """
@@ -19,7 +21,7 @@ import enum
 from typing import Any, Callable, Dict, Mapping, Optional
 
 from .. import _oprec
-from ..errors import UnknownOp
+from ..errors import LayerError, UnknownOp
 from .op_records import RECORDS_PATH, ModelSpecError, load_op_records
 
 
@@ -294,6 +296,8 @@ class EvalRecords:
             return _engine().slot_bytes(ccfg, ctx, slot, switches, overrides, only)
         except UnknownOp as e:
             raise ModelSpecError(str(e)) from e
+        except LayerError:  # a value a layer does not hold: the reference's way
+            return reference_slot_bytes(ccfg, ctx, slot, switches, overrides, only)
 
     @staticmethod
     def values(ccfg: Any, ctx: Any, overrides: Optional[Mapping[str, Any]] = None) -> Callable[[str], Any]:
@@ -319,28 +323,36 @@ class EvalRecords:
         """The slots a layer of ``ccfg`` holds, each with its part."""
         if not _complete(ctx):
             return _reference_layer_slots(ccfg, ctx)
-        return _engine().layer_slots(ccfg, ctx)
+        try:
+            return _engine().layer_slots(ccfg, ctx)
+        except LayerError:
+            return _reference_layer_slots(ccfg, ctx)
 
     @staticmethod
     def op_bytes(ccfg: Any, ctx: Any, op: str) -> Dict[str, float]:
         """What the layer keeps for ``op`` (or a part) where nothing drops it, by held slot."""
-        if not _complete(ctx):
-            held = _reference_layer_slots(ccfg, ctx)
-            return {slot: reference_slot_bytes(ccfg, ctx, slot, only=op)
-                    for slot in load_op_records(RECORDS_PATH).keeps(op) if slot in held}
-        engine = _engine()
-        engine.layer_slots(ccfg, ctx)  # the reference reads every slot's `when` first
-        try:
-            return engine.op_bytes(ccfg, ctx, op)
-        except UnknownOp as e:
-            raise ModelSpecError(str(e)) from e
+        if _complete(ctx):
+            engine = _engine()
+            try:
+                engine.layer_slots(ccfg, ctx)  # the reference reads every slot's `when` first
+                return engine.op_bytes(ccfg, ctx, op)
+            except UnknownOp as e:
+                raise ModelSpecError(str(e)) from e
+            except LayerError:
+                pass
+        held = _reference_layer_slots(ccfg, ctx)
+        return {slot: reference_slot_bytes(ccfg, ctx, slot, only=op)
+                for slot in load_op_records(RECORDS_PATH).keeps(op) if slot in held}
 
     @staticmethod
     def layer_bytes(ccfg: Any, ctx: Any, switches: Optional[Mapping[str, Any]] = None) -> Dict[str, float]:
         """What a layer of ``ccfg`` keeps, by part, under ``switches`` or its own."""
-        if not _complete(ctx):
-            parts: Dict[str, Any] = {}
-            for slot, part in _reference_layer_slots(ccfg, ctx).items():
-                parts[part] = parts.get(part, 0.0) + reference_slot_bytes(ccfg, ctx, slot, switches)
-            return parts
-        return _engine().layer_bytes(ccfg, ctx, switches)
+        if _complete(ctx):
+            try:
+                return _engine().layer_bytes(ccfg, ctx, switches)
+            except LayerError:
+                pass
+        parts: Dict[str, Any] = {}
+        for slot, part in _reference_layer_slots(ccfg, ctx).items():
+            parts[part] = parts.get(part, 0.0) + reference_slot_bytes(ccfg, ctx, slot, switches)
+        return parts
