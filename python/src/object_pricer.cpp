@@ -159,10 +159,8 @@ private:
                          " is not a bool, 0 or 1");
     }
 
-    static bool is_mapping(py::handle o) {
-        if (PyDict_Check(o.ptr())) return true;
-        static py::object abc_mapping = py::module_::import("collections.abc").attr("Mapping");
-        return PyObject_IsInstance(o.ptr(), abc_mapping.ptr()) == 1;
+    bool is_mapping(py::handle o) const {
+        return PyDict_Check(o.ptr()) || PyObject_IsInstance(o.ptr(), abc_mapping_.ptr()) == 1;
     }
 
     Records records_;
@@ -171,6 +169,7 @@ private:
     std::vector<Switch> switches_;
     py::object last_node_;
     py::str node_key_{"current_node"}, switches_key_{"switches"}, rec_op_key_{"rec_op"}, dict_key_{"__dict__"};
+    py::object abc_mapping_ = py::module_::import("collections.abc").attr("Mapping");
 };
 
 }  // namespace
