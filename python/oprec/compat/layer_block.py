@@ -10,10 +10,11 @@ changed. What a bound layer cannot hold is priced the reference's way
 instead (reference_slot_bytes, through the op records module): a context
 lacking micro_factor or dropless_tok_factor (so that reading it raises
 AttributeError where, and only where, the reference's does), and a value a
-layer does not take (a switch of 2 or 1.0, an int past 64 bits, a string
-where a number goes), which the reference computes with as Python does. The parameter counts and the CP helpers are plain Python over the
-config, the reference's formulas operation for operation, so that their
-floats are the same bits.
+layer does not take (a switch of 2 or 1.0, a string where a number goes),
+which the reference computes with as Python does; an int past 64 bits
+raises OverflowError. The parameter counts and the CP helpers are plain
+Python over the config, the reference's formulas operation for operation,
+so that their floats are the same bits.
 """
 from __future__ import annotations
 
