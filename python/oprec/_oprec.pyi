@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 Number = Union[bool, int, float]
 FieldValue = Union[Number, str, None]
@@ -56,6 +56,8 @@ class Records:
         """A layer from its JSON document (``{"fields", "switches", "context"}``)."""
     def layer_file(self, path: PathLike) -> Layer:
         """A layer from a JSON document file."""
+    def to_yaml(self) -> str:
+        """The records as the reference's YAML, as ``oprec export`` writes it."""
 
 class SlotBytes:
     """One slot of a layer."""
@@ -131,3 +133,18 @@ class ObjectPricer:
                    overrides: Optional[Mapping[str, Any]] = None, only: Optional[str] = None) -> Number: ...
     def layer_slots(self, ccfg: Any, ctx: Any) -> Dict[str, str]: ...
     def op_bytes(self, ccfg: Any, ctx: Any, op: str) -> Dict[str, Number]: ...
+
+class Expression:
+    """One expression of the records' language, Python's semantics (oprec.compat.op_records builds on it).
+
+    Raises :class:`oprec.RecordsError` (with positions) for a source the language refuses.
+    """
+
+    def __init__(self, source: str, name: str = "<expr>") -> None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def names(self) -> Tuple[str, ...]:
+        """The names it reads (max and min are calls, not names)."""
+    def evaluate(self, lookup: Callable[[str], Optional[Number]]) -> Number:
+        """The value, each name asked of ``lookup`` at most once and only where read (None: no value)."""

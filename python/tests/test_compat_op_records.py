@@ -9,10 +9,10 @@ from typing import Any, Dict, List
 
 import pytest
 
-from conftest import GOLDEN, ROOT, load_golden, matches
+from conftest import GOLDEN, ROOT, load_golden
 from oprec.compat import layer_block as lb
 from oprec.compat import op_records as m
-from test_compat_golden import CASES, ERRORS, check, config_and_context
+from test_compat_golden import CASES, check, config_and_context
 
 EXPR = load_golden("expr_cases.json")
 
