@@ -132,3 +132,40 @@ def test_golden_layers_through_op_records_evaluate(case: Dict[str, Any]) -> None
              for s, by_op in out["slot_bytes_only"].items() for o, e in by_op.items()]
     problems = [p for p in (check(*row) for row in rows) if p]
     assert not problems, "\n".join(problems[:10])
+
+
+# Each refusal hp-api.md lists for load_op_records, made in the reference's YAML.
+REFUSALS = {
+    "unknown top-level key": lambda d: d.__setitem__("extra", 1),
+    "op missing from the op vector": lambda d: d["ops"].pop("linrec"),
+    "op not in the op vector": lambda d: d["ops"].__setitem__("fooOp", {"needs": []}),
+    "record key other than switch needs comm": lambda d: d["ops"]["attMM"].__setitem__("color", 1),
+    "switch not in SWITCHES": lambda d: d["ops"]["attBMM"].__setitem__("switch", "nope"),
+    "needs naming a non-op": lambda d: d["ops"]["attBMM"].__setitem__("needs", ["nope"]),
+    "comm not a bool": lambda d: d["ops"]["gather"].__setitem__("comm", 1),
+    "part named as an op": lambda d: d["ops"].__setitem__("attUp", {"needs": []}),
+    "part without part_of": lambda d: d["parts"]["attUp"].pop("part_of"),
+    "part without a switch": lambda d: d["parts"]["attUp"].pop("switch"),
+    "slot key other than part formula ops when": lambda d: d["slots"]["qkv"].__setitem__("color", 1),
+    "part not in PARTS": lambda d: d["slots"]["qkv"].__setitem__("part", "mlp"),
+    "formula not reading total": lambda d: d["slots"]["qkv"].__setitem__("formula", "s * b"),
+    "entry naming no record": lambda d: d["slots"]["qkv"]["ops"].__setitem__("nope", "1"),
+    "default a bool": lambda d: d["defaults"].__setitem__("n_qknorm", True),
+    "default not a number": lambda d: d["defaults"].__setitem__("n_qknorm", "x"),
+    "call of anything but max or min": lambda d: d["slots"]["qkv"].__setitem__("formula", "abs(total)"),
+    "node outside the set": lambda d: d["slots"]["qkv"].__setitem__("formula", "total.real"),
+}
+
+
+@pytest.mark.parametrize("what", list(REFUSALS))
+def test_load_refuses_what_the_reference_refuses(what: str, tmp_path) -> None:
+    import re
+
+    import yaml
+    doc = yaml.safe_load((ROOT / "tests" / "yaml" / "op_records.yaml").read_text())
+    REFUSALS[what](doc)
+    path = tmp_path / "records.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    with pytest.raises(m.ModelSpecError) as e:
+        m.load_op_records(path)
+    assert re.search(r"records\.yaml:\d+:\d+: error", str(e.value)), str(e.value)
