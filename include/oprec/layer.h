@@ -101,6 +101,9 @@ public:
     Number slot(std::string_view slot, std::string_view only) const;
     // Every slot: its part, whether held, its bytes.
     std::vector<SlotBytes> slots() const;
+    // The slots the layer holds (their `when`s, and nothing priced), each
+    // with its part, in the records' order: the reference's layer_slots.
+    Named<std::string> held_slots() const;
     // An op's bytes in each held slot it keeps in.
     Named<Number> op(std::string_view op) const;
     // Every switch setting of the layer priced as a selective layer: 2^n of them.

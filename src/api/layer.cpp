@@ -217,6 +217,17 @@ std::vector<SlotBytes> Layer::slots() const {
     });
 }
 
+Named<std::string> Layer::held_slots() const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const Program& p = s.records->program;
+        Named<std::string> out;
+        for (SlotId id = 0; id < p.slots.size(); ++id)
+            if (slot_holds(p, id, s.prepared.names())) out.emplace_back(p.slots[id].name, p.layer_parts[p.slots[id].layer_part]);
+        return out;
+    });
+}
+
 Named<Number> Layer::op(std::string_view op) const {
     const LayerState& s = *state_;
     return pricing(s, [&] {
