@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads Google Benchmark's JSON (oprec_bench --benchmark_out) and `oprec bench
 --format json`, and prints the speed targets (docs/performance.md) as ratios within
-this one run, and the large lint's.
+this one run, and the large lint's. With --python FILE (bench/python_bench.py's
+results), the Python package's rows too; alone, only those.
 
 CPU time throughout: on a shared machine wall time measures the queue."""
 import json
@@ -10,7 +11,54 @@ import sys
 REFERENCE_LAYER_NS = 48_000  # the Python reference's layer_bytes on typical configs
 
 
-def main(bench_json, *oprec_bench_json):
+def python_rows(path, target):
+    """The Python package's targets (issue 18), from bench/python_bench.py."""
+    runs = {b["name"]: b["cpu_time"] for b in json.load(open(path))["benchmarks"]}
+    for label in ("llama2-7b", "deepseek-v3-moe"):
+        reprice = runs.get(f"PY_Reprice/{label}")
+        target(f"{label}: Python re-pricing of a bound layer after setting t",
+               reprice / 1e3 if reprice else None, 2, " us")
+        dropin = runs.get(f"PY_DropIn_LayerBytes/{label}")
+        target(f"{label}: drop-in EvalRecords.layer_bytes(ccfg, ctx)", dropin / 1e3 if dropin else None, 5, " us")
+        changed = runs.get(f"PY_DropIn_LayerBytes_ChangeT/{label}")
+        target(f"{label}: the same, ccfg.t changed before each call", changed / 1e3 if changed else None, 5, " us")
+        grid = runs.get(f"PY_Grid/{label}")
+        target(f"{label}: Python batch (Layer.grid) throughput", 1e9 / grid if grid else None, 1_000_000,
+               " layers/s", better="at least")
+
+
+def print_rows(rows):
+    width = max(len(r[0]) for r in rows)
+    for what, value, limit, verdict in rows:
+        print(f"  {what:<{width}}  {value:>16}  {limit:>14}  {verdict}")
+    return 1 if any(r[3] == "MISSED" for r in rows) else 0
+
+
+def make_target(rows):
+    def target(what, value, limit, unit, better="below"):
+        if value is None:
+            rows.append((what, "not measured", f"{better} {limit}{unit}", "SKIP"))
+            return
+        ok = value < limit if better == "below" else value >= limit
+        rows.append((what, f"{value:.3g}{unit}", f"{better} {limit}{unit}", "ok" if ok else "MISSED"))
+    return target
+
+
+def main(*args):
+    args = list(args)
+    python_json = None
+    if "--python" in args:
+        i = args.index("--python")
+        python_json = args[i + 1]
+        del args[i:i + 2]
+    if not args:
+        rows = []
+        python_rows(python_json, make_target(rows))
+        return print_rows(rows)
+    return main_cpp(*args, python_json=python_json)
+
+
+def main_cpp(bench_json, *oprec_bench_json, python_json=None):
     benchmarks = json.load(open(bench_json))["benchmarks"]
     runs = {b["name"]: b for b in benchmarks if b.get("run_type", "iteration") == "iteration"}
     # With --benchmark_repetitions, each benchmark's median over them.
@@ -31,13 +79,7 @@ def main(bench_json, *oprec_bench_json):
         return b["cpu_time"] * scale if "manual_time" not in name else b["real_time"] * scale
 
     rows = []
-
-    def target(what, value, limit, unit, better="below"):
-        if value is None:
-            rows.append((what, "not measured", f"{better} {limit}{unit}", "SKIP"))
-            return
-        ok = value < limit if better == "below" else value >= limit
-        rows.append((what, f"{value:.3g}{unit}", f"{better} {limit}{unit}", "ok" if ok else "MISSED"))
+    target = make_target(rows)
 
     for layer, label in ((0, "llama2-7b"), (1, "deepseek-v3-moe")):
         records = ns(f"BM_Layer_Records/{layer}/0")
@@ -73,6 +115,9 @@ def main(bench_json, *oprec_bench_json):
         report = ns(f"BM_Api_Report/{layer}")
         if report:
             rows.append((f"{label}: API full report (JSON)", f"{report / 1e3:.1f} us", "", ""))
+    for arg, query in enumerate(("qkv", "layer", "h * s / t", "qkv only attMM")):
+        target(f"REPL query `{query}` on a loaded layer, in process", (ns(f"BM_Repl_Query/{arg}") or 0) / 1e3
+               if ns(f"BM_Repl_Query/{arg}") else None, 50, " us")
     repl = runs.get("BM_Repl_ResidentMemory/iterations:5/manual_time")
     target("REPL peak resident memory", repl.get("max_rss_MB") if repl and not repl.get("error_occurred") else None, 30, " MB")
     # The linter's target: "well under a second".
@@ -100,10 +145,9 @@ def main(bench_json, *oprec_bench_json):
         if ok and "worst_ms" in b:
             rows.append((f"oprec lsp: keystroke, then {what} (worst of 200)", f"{b['worst_ms']:.3g} ms", "", ""))
 
-    width = max(len(r[0]) for r in rows)
-    for what, value, limit, verdict in rows:
-        print(f"  {what:<{width}}  {value:>16}  {limit:>14}  {verdict}")
-    return 1 if any(r[3] == "MISSED" for r in rows) else 0
+    if python_json:
+        python_rows(python_json, target)
+    return print_rows(rows)
 
 
 if __name__ == "__main__":

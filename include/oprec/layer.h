@@ -113,6 +113,9 @@ public:
     std::vector<SlotBytes> slots() const;
     // A slot's entries in source order (the sum's order). Throws PricingError.
     std::vector<EntryBytes> entries(std::string_view slot) const;
+    // The slots the layer holds (their `when`s, and nothing priced), each
+    // with its part, in the records' order: the reference's layer_slots.
+    Named<std::string> held_slots() const;
     // An op's bytes in each held slot it keeps in.
     Named<Number> op(std::string_view op) const;
     // Every switch setting of the layer priced as a selective layer: 2^n of them.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "oprec/errors.h"  // IWYU pragma: export
+#include "oprec/expression.h" // IWYU pragma: export
 #include "oprec/hf.h"      // IWYU pragma: export
 #include "oprec/layer.h"   // IWYU pragma: export
 #include "oprec/number.h"  // IWYU pragma: export

@@ -52,11 +52,23 @@ public:
     const std::vector<std::string>& switches() const;
     const std::vector<std::string>& parts() const;     // the layer's parts (attention, ffn, norm)
     bool has_profiles() const;
+    // Every name the formulas and `when`s read, in the records' order: the
+    // layer's fields, the context's values (micro_factor, ...) and what the
+    // evaluator computes (kv_shards). What a caller holding a layer's
+    // fields elsewhere (an object, a row) must supply, and no more.
+    const std::vector<std::string>& names() const;
+    // The records' defaults: what a name reads when the layer does not state it.
+    Named<Number> defaults() const;
 
     // A layer from its JSON document ({"fields", "switches", "context"}):
     // throws LayerError naming the place.
     Layer layer(std::string_view json_text, std::string_view source_name = "<layer>") const;
     Layer layer_file(const std::filesystem::path& path) const;
+
+    // The records as the reference's YAML (defaults, ops, parts, slots), as
+    // `oprec export` writes it: what a reader of the reference's format (the
+    // Python drop-in's op records module) takes them in.
+    std::string to_yaml() const;
 
     // Where the shipped records and the standard library are found.
     static std::filesystem::path default_data_dir();

@@ -238,6 +238,17 @@ std::vector<EntryBytes> Layer::entries(std::string_view slot) const {
     });
 }
 
+Named<std::string> Layer::held_slots() const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        const Program& p = s.records->program;
+        Named<std::string> out;
+        for (SlotId id = 0; id < p.slots.size(); ++id)
+            if (slot_holds(p, id, s.prepared.names())) out.emplace_back(p.slots[id].name, p.layer_parts[p.slots[id].layer_part]);
+        return out;
+    });
+}
+
 Named<Number> Layer::op(std::string_view op) const {
     const LayerState& s = *state_;
     return pricing(s, [&] {
@@ -283,9 +294,9 @@ Report Layer::report(const ReportOptions& options) const {
     }
     ReportQuery internal;
     internal.only = options.only;
-    const nlohmann::ordered_json doc =
-        bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
-    return {doc.dump(options.indent), !has_error(doc)};
+    internal.indent = options.indent;
+    ReportText text = bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
+    return {std::move(text.json), text.complete};
 }
 
 std::string Layer::document_json(int indent) const { return hf::layer_doc_json(state_->doc).dump(indent); }

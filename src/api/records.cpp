@@ -6,6 +6,7 @@
 
 #include "api/state.h"
 #include "check/loader.h"
+#include "convert/convert.h"
 #include "diag/diagnostic.h"
 #include "hf/load.h"
 #include "model/field_check.h"
@@ -14,9 +15,7 @@ namespace oprec {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources) {
+RecordsError detail::records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources) {
     std::vector<Problem> problems;
     for (const Diagnostic& d : diagnostics) {
         Problem p;
@@ -31,6 +30,8 @@ RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const Sou
     return RecordsError(render_all(diagnostics, sources), std::move(problems));
 }
 
+namespace {
+
 LoadOptions load_options(const RecordsOptions& options) {
     LoadOptions out;
     out.search_path.push_back((options.data_dir.empty() ? Records::default_data_dir() : options.data_dir) / "stdlib");
@@ -40,10 +41,11 @@ LoadOptions load_options(const RecordsOptions& options) {
 }
 
 Records make(LoadResult loaded, std::string source) {
-    if (!loaded.program) throw records_error(loaded.diagnostics, loaded.sources);
+    if (!loaded.program) throw detail::records_error(loaded.diagnostics, loaded.sources);
     auto state = std::make_shared<detail::RecordsState>();
     state->source = std::move(source);
     state->program = std::move(*loaded.program);
+    state->modules = std::move(loaded.modules);
     state->evaluator = std::make_unique<const RecordsEvaluator>(state->program);
     for (const RecordInfo& r : state->program.records) state->record_names.push_back(r.name);
     for (const SlotInfo& s : state->program.slots) state->slot_names.push_back(s.name);
@@ -97,6 +99,18 @@ const std::vector<std::string>& Records::slots() const { return state_->slot_nam
 const std::vector<std::string>& Records::ops() const { return state_->record_names; }
 const std::vector<std::string>& Records::switches() const { return state_->program.switches; }
 const std::vector<std::string>& Records::parts() const { return state_->program.layer_parts; }
+const std::vector<std::string>& Records::names() const { return state_->program.names; }
+
+Named<Number> Records::defaults() const {
+    Named<Number> out;
+    const Program& p = state_->program;
+    for (std::size_t id = 0; id < p.names.size(); ++id)
+        if (p.defaults[id]) out.emplace_back(p.names[id], detail::to_number(*p.defaults[id]));
+    return out;
+}
+
+std::string Records::to_yaml() const { return yaml::yaml_from_rec(state_->modules, state_->program, state_->source); }
+
 bool Records::has_profiles() const { return !state_->program.profiles.families.empty(); }
 
 Layer Records::layer(std::string_view json_text, std::string_view source_name) const {

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "check/program.h"
+#include "diag/diagnostic.h"
 #include "model/layer.h"
 #include "model/records_eval.h"
+#include "syntax/ast.h"
 #include "oprec/errors.h"
 #include "oprec/number.h"
 #include "oprec/records.h"
@@ -22,6 +24,8 @@ struct RecordsState {
     std::unique_ptr<const RecordsEvaluator> evaluator;
     std::vector<std::string> record_names;
     std::vector<std::string> slot_names;
+    // What the program was checked from (imports first), to write it out again.
+    std::vector<ast::Module> modules;
 };
 
 struct LayerState {
@@ -51,5 +55,7 @@ Value to_value(const Number& n);
 // An evaluation error as the public type, its position from the records' sources.
 PricingError pricing_error(const EvalError& e, const SourceMap& sources);
 Position position(const Span& span, const SourceMap& sources);
+// A load's (or an expression's) diagnostics as the public error.
+RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources);
 
 }  // namespace oprec::detail

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/eval_hf.h"
+#include "cli/file_io.h"
 #include "cli/layer_options.h"
 #include "cli/layer_table.h"
 #include "cli/paths.h"
@@ -79,20 +80,25 @@ ordered_json slot_only(const Records& records, const ordered_json& report, const
     return out;
 }
 
-Report report_of(const Layer& layer, const EvalArgs& args) {
+Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
     ReportOptions options;
     if (!args.only.empty()) options.only = args.only;
+    options.indent = indent;
     return layer.report(options);
 }
 
 
 int run_jsonl(const Records& records, const EvalArgs& args) {
     bool failed = false;
-    // All of standard input at once: a line at a time through std::cin
-    // costs more than pricing the layer on it.
-    std::ostringstream all;
-    all << std::cin.rdbuf();
-    const std::string input = std::move(all).str();
+    // All of standard input at once: a line at a time costs more than
+    // pricing the layer on it.
+    std::string why;
+    const std::optional<std::string> all = read_text("-", why);
+    if (!all) {
+        std::cerr << "oprec eval: cannot read standard input: " << why << '\n';
+        return kCannotRun;
+    }
+    const std::string& input = *all;
     std::size_t number = 0;
     std::string out;
     for (std::size_t at = 0; at < input.size();) {
@@ -124,17 +130,6 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
     return failed ? kProblems : kOk;
 }
 
-std::optional<std::string> read_input(const std::string& path) {
-    std::ostringstream text;
-    if (path == "-") {
-        text << std::cin.rdbuf();
-    } else {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) return std::nullopt;
-        text << in.rdbuf();
-    }
-    return std::move(text).str();
-}
 
 int run(const EvalArgs& args) {
     if (!args.hf.config.empty()) {
@@ -159,9 +154,10 @@ int run(const EvalArgs& args) {
     if (args.jsonl) return run_jsonl(*records, args);
 
     const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;
-    const std::optional<std::string> text = read_input(args.layer_path);
+    std::string why;
+    const std::optional<std::string> text = read_text(args.layer_path, why);
     if (!text) {
-        std::cerr << fmt::format("oprec eval: cannot read `{}`\n", args.layer_path);
+        std::cerr << fmt::format("oprec eval: cannot read `{}`: {}\n", args.layer_path, why);
         return kCannotRun;
     }
     std::optional<Layer> layer;
@@ -172,7 +168,8 @@ int run(const EvalArgs& args) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
     }
-    const Report priced = report_of(*layer, args);
+    const bool as_written = args.format == "json" && args.slot.empty();  // printed as the API writes it
+    const Report priced = report_of(*layer, args, as_written ? 2 : -1);
     const ordered_json report = ordered_json::parse(priced.json);
     if (!args.slot.empty()) {
         const ordered_json doc = slot_only(*records, report, args.slot);
@@ -190,7 +187,7 @@ int run(const EvalArgs& args) {
         return has_error(doc) ? kProblems : kOk;
     }
     if (args.format == "json") {
-        std::cout << report.dump(2) << '\n';
+        std::cout << priced.json << '\n';
     } else {
         const std::optional<Field> micro = layer->field("micro_factor");
         const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;

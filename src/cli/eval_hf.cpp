@@ -76,7 +76,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
 
         ReportQuery report_options;
         if (!common.only.empty()) report_options.only = common.only;
-        ordered_json report = bound_report(records, layer, report_options);
+        ordered_json report = ordered_json::parse(bound_report(records, layer, report_options).json);
         const std::string& kind = model.stack()[index];
         const bool full = layer.context.node == NodeKind::FullRec;
         std::optional<Value> input;

@@ -8,9 +8,14 @@ namespace oprec {
 
 namespace {
 // As price_slot: an error raised while pricing names the slot.
-[[noreturn]] void rethrow_in(const Program& program, SlotId slot, const char* part, EvalError e) {
+EvalError in_slot(const Program& program, SlotId slot, const char* part, EvalError e) {
     e.set_context(fmt::format("slot `{}`{}", program.slots[slot].name, part));
-    throw e;
+    return e;
+}
+
+Value value_or_throw(std::variant<Value, EvalError>&& priced) {
+    if (auto* e = std::get_if<EvalError>(&priced)) throw std::move(*e);
+    return std::get<Value>(priced);
 }
 }  // namespace
 
@@ -28,34 +33,36 @@ SlotSums::SlotSums(const Program& program, SlotId slot, const Bindings& names) :
     }
 }
 
-Value SlotSums::price(const KeepMask& keep, const Bindings& names) const {
+Value SlotSums::price(const KeepMask& keep, const Bindings& names) const { return value_or_throw(try_price(keep, names)); }
+
+std::variant<Value, EvalError> SlotSums::try_price(const KeepMask& keep, const Bindings& names) const {
     const SlotInfo& s = program_->slots[slot_];
     return price_if([&](std::size_t i) { return keep[s.entries[i].record] != 0; }, names);
 }
 
 Value SlotSums::price_entries(std::uint64_t kept, const Bindings& names) const {
-    return price_if([&](std::size_t i) { return i >= 64 || ((kept >> i) & 1u) != 0; }, names);
+    return value_or_throw(price_if([&](std::size_t i) { return i >= 64 || ((kept >> i) & 1u) != 0; }, names));
 }
 
 template <class Kept>
-Value SlotSums::price_if(Kept kept, const Bindings& names) const {
+std::variant<Value, EvalError> SlotSums::price_if(Kept kept, const Bindings& names) const {
     const SlotInfo& s = program_->slots[slot_];
     // Python's sum(): an int 0 to start, then each kept entry in order.
     Value total = Value::integer(0);
     for (std::size_t i = 0; i < s.entries.size(); ++i) {
         if (!kept(i)) continue;
-        if (const auto* err = std::get_if<EvalError>(&elements_[i])) throw *err;
+        if (const auto* err = std::get_if<EvalError>(&elements_[i])) return *err;
         try {
             total = py::add(total, std::get<Value>(elements_[i]));
         } catch (EvalError& e) {
-            rethrow_in(*program_, slot_, "", std::move(e));
+            return in_slot(*program_, slot_, "", std::move(e));
         }
     }
     Interpreter<const Bindings> interp(program_->code, names);
     try {
         return interp.run(s.formula, total);
     } catch (EvalError& e) {
-        rethrow_in(*program_, slot_, " formula", std::move(e));
+        return in_slot(*program_, slot_, " formula", std::move(e));
     }
 }
 

@@ -23,12 +23,16 @@ public:
     // price_slot(program, slot, names, keep), to the bit. `names` must be the
     // bindings the elements were evaluated on.
     Value price(const KeepMask& keep, const Bindings& names) const;
-    // The same with the kept entries given by position: bit j keeps entry j.
+    // The same, the error it would raise given back instead: a report of a
+    // layer that cannot be priced meets it in every slot and op, and a
+    // throw costs more than the pricing.
+    std::variant<Value, EvalError> try_price(const KeepMask& keep, const Bindings& names) const;
+    // price() with the kept entries given by position: bit j keeps entry j.
     Value price_entries(std::uint64_t kept, const Bindings& names) const;
 
 private:
     template <class Kept>
-    Value price_if(Kept kept, const Bindings& names) const;
+    std::variant<Value, EvalError> price_if(Kept kept, const Bindings& names) const;
 
     const Program* program_;
     SlotId slot_;

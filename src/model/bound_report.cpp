@@ -9,16 +9,9 @@
 
 namespace oprec {
 
-using nlohmann::ordered_json;
-
 namespace {
 
 using Priced = std::variant<Value, EvalError>;
-
-ordered_json priced_json(const Priced& p, const SourceMap* src) {
-    if (const Value* v = std::get_if<Value>(&p)) return to_json(*v);
-    return error_json(std::get<EvalError>(p), src);
-}
 
 template <class F>
 Priced attempt(F&& f) {
@@ -29,12 +22,28 @@ Priced attempt(F&& f) {
     }
 }
 
+// A value priced before, or its error, written without raising it again:
+// a layer that cannot be priced raises in every slot, and a throw costs
+// more than the pricing.
+void write(ReportWriter& out, std::string_view key, const Priced& p) {
+    if (const EvalError* e = std::get_if<EvalError>(&p)) return out.error(key, *e);
+    out.value(key, std::get<Value>(p));
+}
+
+// Python's routed + shared + router: the first error in that order, else the sum ((a + b) + c).
+Priced moe_sum(const Priced& routed, const Priced& shared, const Priced& router) {
+    for (const Priced* p : {&routed, &shared, &router})
+        if (std::holds_alternative<EvalError>(*p)) return *p;
+    return attempt([&] { return (std::get<Value>(routed) + std::get<Value>(shared)) + std::get<Value>(router); });
+}
+
 }  // namespace
 
-ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
-                          const KeepMask& keep, const PartsOrError& parts, const ReportQuery& options) {
+ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
+                        const KeepMask& keep, const PartsOrError& parts, const ReportQuery& options) {
     const Program& p = records.program();
-    const SourceMap* src = &p.sources;
+    ReportWriter out(&p.sources, options.indent);
+    JsonWriter& json = out.json();
 
     // Which slots the layer holds: every `when` in order, the first that
     // raises standing for all (as layer_slots raises it).
@@ -51,84 +60,107 @@ ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer
     for (SlotId s = 0; s < p.slots.size(); ++s) sums.emplace_back(p, s, names);
     std::vector<Priced> slot_values;
     slot_values.reserve(p.slots.size());
-    for (SlotId s = 0; s < p.slots.size(); ++s) slot_values.push_back(attempt([&] { return sums[s].price(keep, names); }));
+    for (SlotId s = 0; s < p.slots.size(); ++s) slot_values.push_back(sums[s].try_price(keep, names));
 
-    ordered_json doc;
-    ordered_json& slots = doc["slots"] = ordered_json::object();
+    json.begin_object();
+    json.key("slots");
+    json.begin_object();
     for (SlotId s = 0; s < p.slots.size(); ++s) {
-        ordered_json entry;
-        entry["part"] = p.layer_parts[p.slots[s].layer_part];
-        entry["held"] = held_error ? error_json(*held_error, src) : ordered_json(held[s] != 0);
-        entry["bytes"] = priced_json(slot_values[s], src);
-        slots[p.slots[s].name] = std::move(entry);
+        json.key(p.slots[s].name);
+        json.begin_object();
+        json.key("part");
+        json.string(p.layer_parts[p.slots[s].layer_part]);
+        if (held_error) {
+            out.error("held", *held_error);
+        } else {
+            json.key("held");
+            json.boolean(held[s] != 0);
+        }
+        write(out, "bytes", slot_values[s]);
+        json.end_object();
     }
+    json.end_object();
 
     if (const auto* named = std::get_if<Named<Value>>(&parts)) {
-        ordered_json by_part = ordered_json::object();
-        for (const auto& [part, bytes] : *named) by_part[part] = to_json(bytes);
-        doc["parts"] = std::move(by_part);
+        json.key("parts");
+        json.begin_object();
+        for (const auto& [part, bytes] : *named) out.value(part, bytes);
+        json.end_object();
     } else {
-        doc["parts"] = error_json(std::get<EvalError>(parts), src);
+        out.error("parts", std::get<EvalError>(parts));
     }
 
-    ordered_json& ops = doc["ops"] = ordered_json::object();
+    json.key("ops");
+    json.begin_object();
+    std::vector<std::pair<SlotId, Value>> by_slot;
     for (RecordId r = 0; r < p.records.size(); ++r) {
         if (held_error) {
-            ops[p.records[r].name] = error_json(*held_error, src);
+            out.error(p.records[r].name, *held_error);
             continue;
         }
-        try {
-            const KeepMask mask = only_mask(p, r);
-            ordered_json by_slot = ordered_json::object();
-            for (SlotId s : p.keeps(r))
-                if (held[s]) by_slot[p.slots[s].name] = to_json(sums[s].price(mask, names));
-            ops[p.records[r].name] = std::move(by_slot);
-        } catch (const EvalError& e) {
-            ops[p.records[r].name] = error_json(e, src);
+        const KeepMask mask = only_mask(p, r);
+        by_slot.clear();
+        std::optional<EvalError> failed;  // the first slot's error stands for the op
+        for (SlotId s : p.keeps(r)) {
+            if (!held[s]) continue;
+            Priced bytes = sums[s].try_price(mask, names);
+            if (auto* e = std::get_if<EvalError>(&bytes)) {
+                failed = std::move(*e);
+                break;
+            }
+            by_slot.emplace_back(s, std::get<Value>(bytes));
         }
+        if (failed) {
+            out.error(p.records[r].name, *failed);
+            continue;
+        }
+        json.key(p.records[r].name);
+        json.begin_object();
+        for (const auto& [s, bytes] : by_slot) out.value(p.slots[s].name, bytes);
+        json.end_object();
     }
+    json.end_object();
 
     if (options.only) {
-        ordered_json& only = doc["only"] = ordered_json::object();
+        json.key("only");
+        json.begin_object();
         const Priced record = attempt([&] { return Value::integer(records.record_id(*options.only)); });
         std::optional<KeepMask> mask;
         if (const Value* id = std::get_if<Value>(&record)) mask = only_mask(p, static_cast<RecordId>(id->i));
-        for (SlotId s = 0; s < p.slots.size(); ++s)
-            only[p.slots[s].name] = mask ? priced_json(attempt([&] { return sums[s].price(*mask, names); }), src)
-                                         : priced_json(record, src);
+        for (SlotId s = 0; s < p.slots.size(); ++s) {
+            if (mask) write(out, p.slots[s].name, sums[s].try_price(*mask, names));
+            else write(out, p.slots[s].name, record);
+        }
+        json.end_object();
     }
 
-    add_native_values(doc, layer.fields);
+    write_native_values(out, layer.fields);
 
     // The activation evaluators are one slot each (activations.h): the slot's price.
-    const auto activation = [&](std::string_view slot) {
-        return attempt([&] {
-            const Priced& v = slot_values[records.slot_id(slot)];
-            if (const EvalError* e = std::get_if<EvalError>(&v)) throw *e;
-            return std::get<Value>(v);
-        });
+    const auto activation = [&](std::string_view slot) -> Priced {
+        const auto id = p.find_slot(slot);
+        if (!id) return attempt([&] { return Value::integer(records.slot_id(slot)); });  // its error
+        return slot_values[*id];
     };
     const Priced routed = activation("routed"), shared = activation("shared"), router = activation("router");
-    const Priced moe = attempt([&] {
-        const auto get = [](const Priced& v) {
-            if (const EvalError* e = std::get_if<EvalError>(&v)) throw *e;
-            return std::get<Value>(v);
-        };
-        const Value a = get(routed), b = get(shared);  // Python's order: ((a + b) + c)
-        const Value both = a + b;
-        return both + get(router);
-    });
-    doc["activations"] = {
-        {"qkv", priced_json(activation("qkv"), src)},     {"score", priced_json(activation("score"), src)},
-        {"proj", priced_json(activation("proj"), src)},   {"ffn", priced_json(activation("ffn"), src)},
-        {"router", priced_json(router, src)},             {"shared", priced_json(shared, src)},
-        {"routed", priced_json(routed, src)},             {"moe", priced_json(moe, src)},
-        {"norm", priced_json(activation("norm"), src)},
-    };
-    return doc;
+    json.key("activations");
+    json.begin_object();
+    write(out, "qkv", activation("qkv"));
+    write(out, "score", activation("score"));
+    write(out, "proj", activation("proj"));
+    write(out, "ffn", activation("ffn"));
+    write(out, "router", router);
+    write(out, "shared", shared);
+    write(out, "routed", routed);
+    write(out, "moe", moe_sum(routed, shared, router));
+    write(out, "norm", activation("norm"));
+    json.end_object();
+
+    json.end_object();
+    return out.finish();
 }
 
-ordered_json bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
+ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const PreparedLayer prepared(records, layer, nullptr, nullptr, /*typed=*/false);
     PartsOrError parts = Named<Value>{};
     try {

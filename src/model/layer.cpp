@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "model/layer_doc_fast.h"
 #include "value/text.h"
 
 namespace oprec {
@@ -38,6 +39,12 @@ void LayerConfig::set(std::string name, FieldValue value) {
         return;
     }
     fields_.emplace_back(std::move(name), std::move(value));
+}
+
+bool LayerConfig::add(std::string name, FieldValue value) {
+    if (contains(name)) return false;
+    fields_.emplace_back(std::move(name), std::move(value));
+    return true;
 }
 
 bool LayerConfig::erase(std::string_view name) {
@@ -303,6 +310,11 @@ LayerDoc parse_layer_doc(const nlohmann::ordered_json& doc, std::string_view sou
 }
 
 LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_name) {
+    if (auto doc = read_layer_doc_fast(text)) return std::move(*doc);
+    return parse_layer_doc_text_tree(text, source_name);
+}
+
+LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view source_name) {
     // JSON lets an object repeat a key and nlohmann keeps one silently; in a
     // hand-written layer that is a typo worth reporting, so track keys per object.
     std::vector<std::set<std::string>> open_objects;
@@ -333,6 +345,16 @@ LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_nam
         const auto [line, col] = line_col(text, e.byte);
         throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" +
                             std::to_string(col) + ": invalid JSON: " + parse_error_detail(e.what()));
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A float literal beyond a double's range ("1e400"): nlohmann names the
+        // literal but not its place; find it, so the message says where.
+        std::string what = e.what();
+        const std::size_t quote = what.find('\'');
+        const std::string literal = quote == std::string::npos ? "" : what.substr(quote + 1, what.rfind('\'') - quote - 1);
+        const std::size_t at = literal.empty() ? std::string_view::npos : text.find(literal);
+        const auto [line, col] = line_col(text, at == std::string_view::npos ? 0 : at + 1);
+        throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                            ": number " + literal + " is beyond a float's range");
     }
     return parse_layer_doc(doc, source_name);
 }

@@ -39,6 +39,8 @@ class LayerConfig {
 public:
     // States `name` (replacing its value in place when already stated).
     void set(std::string name, FieldValue value);
+    // States `name` when it is not stated yet; false (and nothing changed) when it is.
+    bool add(std::string name, FieldValue value);
     // Forgets `name`; returns whether it was stated.
     bool erase(std::string_view name);
 
@@ -134,6 +136,9 @@ LayerDoc parse_layer_doc(const nlohmann::json& doc, std::string_view source_name
 LayerDoc parse_layer_doc(const nlohmann::ordered_json& doc, std::string_view source_name);
 // Parses text (keeping the fields' order), then as above. Bad JSON is
 // reported as `NAME:LINE:COL: invalid JSON: ...`.
+// A plain document is read without a JSON tree (model/layer_doc_fast.h);
+// parse_layer_doc_text_tree always builds one, and is what reports errors.
 LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_name);
+LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view source_name);
 
 }  // namespace oprec

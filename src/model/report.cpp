@@ -1,14 +1,10 @@
 #include "model/report.h"
 
-#include <fmt/format.h>
-
 #include "model/activations.h"
 #include "model/attention.h"
 #include "model/params.h"
 
 namespace oprec {
-
-using nlohmann::ordered_json;
 
 std::string describe_error(const EvalError& e, const SourceMap* sources) {
     std::string out;
@@ -17,7 +13,7 @@ std::string describe_error(const EvalError& e, const SourceMap* sources) {
     return out + e.what();
 }
 
-bool has_error(const ordered_json& j) {
+bool has_error(const nlohmann::ordered_json& j) {
     if (!j.is_object()) return false;
     if (j.contains("error")) return true;
     for (const auto& [key, value] : j.items())
@@ -25,91 +21,122 @@ bool has_error(const ordered_json& j) {
     return false;
 }
 
-ordered_json error_json(const EvalError& e, const SourceMap* sources) {
-    return {{"error", {{"kind", error_kind_name(e.kind())}, {"message", describe_error(e, sources)}}}};
+void ReportWriter::error(const EvalError& e) {
+    complete_ = false;
+    out_.begin_object();
+    out_.key("error");
+    out_.begin_object();
+    out_.key("kind");
+    out_.string(error_kind_name(e.kind()));
+    out_.key("message");
+    out_.string(describe_error(e, sources_));
+    out_.end_object();
+    out_.end_object();
 }
 
-void add_native_values(ordered_json& doc, const LayerConfig& f) {
-    doc["params"] = {
-        {"attn", value_or_error([&] { return num_params_attn(f); })},
-        {"mla", value_or_error([&] { return num_params_mla(f); })},
-        {"ffn", value_or_error([&] { return num_params_ffn(f); })},
-        {"routed_expert", value_or_error([&] { return num_params_routed_expert(f); })},
-        {"router", value_or_error([&] { return num_params_router(f); })},
-        {"shared_expert", value_or_error([&] { return num_params_shared_expert(f); })},
-        {"norm", value_or_error([&] { return num_params_norm(f); })},
-    };
-    doc["kv_shards"] = value_or_error([&] { return kv_shards(f); });
-    doc["gathered_kv_bytes"] = value_or_error([&] { return gathered_kv_bytes(f); });
-    doc["head_dim"] = value_or_error([&] { return head_dim(f); });
+void write_native_values(ReportWriter& out, const LayerConfig& f) {
+    JsonWriter& json = out.json();
+    json.key("params");
+    json.begin_object();
+    out.attempt("attn", [&] { return num_params_attn(f); });
+    out.attempt("mla", [&] { return num_params_mla(f); });
+    out.attempt("ffn", [&] { return num_params_ffn(f); });
+    out.attempt("routed_expert", [&] { return num_params_routed_expert(f); });
+    out.attempt("router", [&] { return num_params_router(f); });
+    out.attempt("shared_expert", [&] { return num_params_shared_expert(f); });
+    out.attempt("norm", [&] { return num_params_norm(f); });
+    json.end_object();
+    out.attempt("kv_shards", [&] { return kv_shards(f); });
+    out.attempt("gathered_kv_bytes", [&] { return gathered_kv_bytes(f); });
+    out.attempt("head_dim", [&] { return head_dim(f); });
 }
 
-ordered_json layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
+ReportText layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const Program& p = records.program();
-    const SourceMap* src = &p.sources;
-    ordered_json doc;
+    ReportWriter out(&p.sources, options.indent);
+    JsonWriter& json = out.json();
+    json.begin_object();
 
     std::vector<std::string> held;
-    ordered_json held_or_error = value_or_error([&] {
+    std::optional<EvalError> held_error;
+    try {
         for (const auto& [slot, part] : records.layer_slots(layer)) held.push_back(slot);
-        return Value::boolean(true);
-    }, src);
-
-    ordered_json& slots = doc["slots"] = ordered_json::object();
-    for (const SlotInfo& s : p.slots) {
-        ordered_json entry;
-        entry["part"] = p.layer_parts[s.layer_part];
-        if (held_or_error.is_object())
-            entry["held"] = held_or_error;
-        else
-            entry["held"] = std::find(held.begin(), held.end(), s.name) != held.end();
-        entry["bytes"] = value_or_error([&] { return records.slot_bytes(layer, s.name); }, src);
-        slots[s.name] = std::move(entry);
+    } catch (const EvalError& e) {
+        held_error = e;
     }
+
+    json.key("slots");
+    json.begin_object();
+    for (const SlotInfo& s : p.slots) {
+        json.key(s.name);
+        json.begin_object();
+        json.key("part");
+        json.string(p.layer_parts[s.layer_part]);
+        if (held_error) {
+            out.error("held", *held_error);
+        } else {
+            json.key("held");
+            json.boolean(std::find(held.begin(), held.end(), s.name) != held.end());
+        }
+        out.attempt("bytes", [&] { return records.slot_bytes(layer, s.name); });
+        json.end_object();
+    }
+    json.end_object();
 
     try {
-        ordered_json parts = ordered_json::object();
-        for (const auto& [part, bytes] : records.layer_bytes(layer)) parts[part] = to_json(bytes);
-        doc["parts"] = std::move(parts);
+        const Named<Value> parts = records.layer_bytes(layer);
+        json.key("parts");
+        json.begin_object();
+        for (const auto& [part, bytes] : parts) out.value(part, bytes);
+        json.end_object();
     } catch (const EvalError& e) {
-        doc["parts"] = error_json(e, src);
+        out.error("parts", e);
     }
 
-    ordered_json& ops = doc["ops"] = ordered_json::object();
+    json.key("ops");
+    json.begin_object();
     for (const RecordInfo& r : p.records) {
         try {
-            ordered_json by_slot = ordered_json::object();
-            for (const auto& [slot, bytes] : records.op_bytes(layer, r.name)) by_slot[slot] = to_json(bytes);
-            ops[r.name] = std::move(by_slot);
+            const Named<Value> by_slot = records.op_bytes(layer, r.name);
+            json.key(r.name);
+            json.begin_object();
+            for (const auto& [slot, bytes] : by_slot) out.value(slot, bytes);
+            json.end_object();
         } catch (const EvalError& e) {
-            ops[r.name] = error_json(e, src);
+            out.error(r.name, e);
         }
     }
+    json.end_object();
 
     if (options.only) {
-        ordered_json& only = doc["only"] = ordered_json::object();
+        json.key("only");
+        json.begin_object();
         for (const SlotInfo& s : p.slots) {
             SlotQuery q;
             q.only = options.only;
-            only[s.name] = value_or_error([&] { return records.slot_bytes(layer, s.name, q); }, src);
+            out.attempt(s.name, [&] { return records.slot_bytes(layer, s.name, q); });
         }
+        json.end_object();
     }
 
-    add_native_values(doc, layer.fields);
+    write_native_values(out, layer.fields);
 
     namespace A = activations;
-    doc["activations"] = {
-        {"qkv", value_or_error([&] { return A::attn_qkv(records, layer); }, src)},
-        {"score", value_or_error([&] { return A::attn_score(records, layer); }, src)},
-        {"proj", value_or_error([&] { return A::attn_proj(records, layer); }, src)},
-        {"ffn", value_or_error([&] { return A::ffn(records, layer); }, src)},
-        {"router", value_or_error([&] { return A::ffn_router(records, layer); }, src)},
-        {"shared", value_or_error([&] { return A::shared_experts(records, layer); }, src)},
-        {"routed", value_or_error([&] { return A::routed_experts(records, layer); }, src)},
-        {"moe", value_or_error([&] { return A::ffn_moe(records, layer); }, src)},
-        {"norm", value_or_error([&] { return A::norm(records, layer); }, src)},
-    };
-    return doc;
+    json.key("activations");
+    json.begin_object();
+    out.attempt("qkv", [&] { return A::attn_qkv(records, layer); });
+    out.attempt("score", [&] { return A::attn_score(records, layer); });
+    out.attempt("proj", [&] { return A::attn_proj(records, layer); });
+    out.attempt("ffn", [&] { return A::ffn(records, layer); });
+    out.attempt("router", [&] { return A::ffn_router(records, layer); });
+    out.attempt("shared", [&] { return A::shared_experts(records, layer); });
+    out.attempt("routed", [&] { return A::routed_experts(records, layer); });
+    out.attempt("moe", [&] { return A::ffn_moe(records, layer); });
+    out.attempt("norm", [&] { return A::norm(records, layer); });
+    json.end_object();
+
+    json.end_object();
+    return out.finish();
 }
 
 }  // namespace oprec

@@ -67,8 +67,14 @@ Session::Session(SessionOptions options, const Output& out) : options_(std::move
     Loaded loaded = load(options_, watch_);
     if (!loaded.result.program) throw LoadError(std::move(loaded.result.diagnostics), std::move(loaded.result.sources));
     print_warnings(loaded.result, out);
-    program_ = std::move(loaded.result.program);
+    adopt(std::move(*loaded.result.program));
     watch_ = std::move(loaded.watch);
+}
+
+void Session::adopt(Program program) {
+    auto next = std::make_unique<const Program>(std::move(program));
+    engine_ = std::make_unique<const RecordsEvaluator>(*next);
+    program_ = std::move(next);
 }
 
 bool Session::reload(const Output& out, const std::string& why) {
@@ -80,7 +86,7 @@ bool Session::reload(const Output& out, const std::string& why) {
         return false;
     }
     print_warnings(loaded.result, out);
-    program_ = std::move(loaded.result.program);
+    adopt(std::move(*loaded.result.program));
     out.note(fmt::format("reloaded the records ({})", why));
     return true;
 }
@@ -192,9 +198,8 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "layer" || name == "ops" || name == "params") {
         no_arguments();
-        const RecordsEvaluator records(p);
-        const Report r = name == "layer" ? layer_report_text(records, layer_)
-                         : name == "ops" ? ops_report(records, layer_)
+        const Report r = name == "layer" ? layer_report_text(*engine_, layer_)
+                         : name == "ops" ? ops_report(*engine_, layer_)
                                          : params_report(layer_);
         out.out << r.text;
         return r.ok;
@@ -203,7 +208,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         const auto words = split_words(rest);
         if (words.size() != 1) throw CommandError("`explain` takes one slot's name", "explain SLOT");
         check_slot(words[0]);
-        const Report r = explain_report(RecordsEvaluator(p), layer_, words[0]);
+        const Report r = explain_report(*engine_, layer_, words[0]);
         out.out << r.text;
         return r.ok;
     }
@@ -304,7 +309,7 @@ bool Session::diff_command(std::string_view rest, const Output& out) {
     const bool one = sides.size() == 1;
     const LayerDoc a = one ? layer_ : apply(layer_, sides[0]);
     const LayerDoc b = apply(layer_, sides[one ? 0 : 1]);
-    const Report r = diff_report(RecordsEvaluator(p), a, one ? "the layer as it is" : sides[0], b, sides[one ? 0 : 1]);
+    const Report r = diff_report(*engine_, a, one ? "the layer as it is" : sides[0], b, sides[one ? 0 : 1]);
     out.out << r.text;
     const bool switches_named = std::any_of(p.switches.begin(), p.switches.end(), [&](const std::string& s) {
         return rest.find(s + "=") != std::string_view::npos || rest.find("all=") != std::string_view::npos;
@@ -330,7 +335,7 @@ bool Session::slot_command(std::string_view slot, std::string_view rest, const O
         }
         only = words[1];
     }
-    const Report r = slot_report(RecordsEvaluator(p), layer_, slot, only);
+    const Report r = slot_report(*engine_, layer_, slot, only);
     out.out << r.text;
     return r.ok;
 }
@@ -344,7 +349,7 @@ bool Session::expression(std::string_view text, const Output& out) {
         return false;
     }
     try {
-        out.out << repr(evaluate_on_layer(expr, RecordsEvaluator(*program_), layer_)) << '\n';
+        out.out << repr(evaluate_on_layer(expr, *engine_, layer_)) << '\n';
         return true;
     } catch (const EvalError& e) {
         out.error(fmt::format("{} [{}]", e.what(), error_kind_name(e.kind())));

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "check/loader.h"
 #include "model/layer.h"
+#include "model/records_eval.h"
 #include "repl/completion.h"
 #include "repl/file_watch.h"
 #include "repl/output.h"
@@ -55,7 +57,11 @@ private:
     void check_slot(std::string_view name) const;
 
     SessionOptions options_;
-    std::optional<Program> program_;  // the records that last loaded
+    // The records that last loaded, and the engine pricing them: made once
+    // per load, kept for every command until the records reload.
+    void adopt(Program program);
+    std::unique_ptr<const Program> program_;
+    std::unique_ptr<const RecordsEvaluator> engine_;  // refers to *program_
     FileWatch watch_;                 // the files of the last load, good or bad
     LayerDoc layer_;
     bool done_ = false;

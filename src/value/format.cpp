@@ -11,15 +11,20 @@ namespace oprec {
 // Python's repr(float): the shortest round-trip digits (what to_chars gives),
 // laid out as CPython's 'r' format does: exponent form when the decimal
 // exponent is < -4 or >= 16, else positional with at least one fraction digit.
-std::string float_repr(double x) {
-    if (std::isnan(x)) return "nan";
-    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+void append_float_repr(std::string& out, double x) {
+    if (std::isnan(x)) {
+        out += "nan";
+        return;
+    }
+    if (std::isinf(x)) {
+        out += x > 0 ? "inf" : "-inf";
+        return;
+    }
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf - 1, x, std::chars_format::scientific);
     *res.ptr = '\0';
     // buf holds [-]d[.ddd]e(+|-)XX; gather the digits and the exponent.
     const char* p = buf;
-    std::string out;
     if (*p == '-') { out += '-'; ++p; }
     char digits[20];
     int n = 0;
@@ -33,7 +38,8 @@ std::string float_repr(double x) {
         out += exp < 0 ? "e-" : "e+";
         const int e = std::abs(exp);
         if (e < 10) out += '0';
-        out += std::to_string(e);
+        char exp_digits[8];
+        out.append(exp_digits, std::to_chars(exp_digits, exp_digits + sizeof exp_digits, e).ptr);
     } else if (exp < 0) {
         out += "0.";
         out.append(std::size_t(-exp - 1), '0');
@@ -47,6 +53,11 @@ std::string float_repr(double x) {
         out += '.';
         out.append(digits + exp + 1, std::size_t(n - exp - 1));
     }
+}
+
+std::string float_repr(double x) {
+    std::string out;
+    append_float_repr(out, x);
     return out;
 }
 
@@ -78,15 +89,30 @@ std::string repr(Value v) {
     return "";
 }
 
-std::string to_json_text(Value v) {
+void append_json_text(std::string& out, Value v) {
     switch (v.type) {
-    case ValueType::Bool: return v.b ? "true" : "false";
-    case ValueType::Int: return std::to_string(v.i);
-    case ValueType::Float:
-        if (!std::isfinite(v.f)) return '"' + float_repr(v.f) + '"';
-        return float_repr(v.f);
+    case ValueType::Bool: out += v.b ? "true" : "false"; return;
+    case ValueType::Int: {
+        char buf[24];
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, v.i).ptr);
+        return;
     }
-    return "";
+    case ValueType::Float:
+        if (!std::isfinite(v.f)) {
+            out += '"';
+            append_float_repr(out, v.f);
+            out += '"';
+            return;
+        }
+        append_float_repr(out, v.f);
+        return;
+    }
+}
+
+std::string to_json_text(Value v) {
+    std::string out;
+    append_json_text(out, v);
+    return out;
 }
 
 }  // namespace oprec

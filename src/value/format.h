@@ -13,5 +13,8 @@ std::string repr(Value v);          // "True", "42", float_repr
 // A JSON number token for v (floats keep a fraction or exponent: "1.0", "1e+300");
 // non-finite floats as the JSON strings "inf", "-inf", "nan"; bools as true/false.
 std::string to_json_text(Value v);
+// The same, appended to `out` (no string of its own: a report writes hundreds).
+void append_float_repr(std::string& out, double x);
+void append_json_text(std::string& out, Value v);
 
 }  // namespace oprec

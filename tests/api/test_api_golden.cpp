@@ -59,15 +59,15 @@ TEST_CASE("the API's report is layer_report's over every golden layer", "[api][g
         const oprec::LayerDoc doc = oprec::parse_layer_doc_text(text, "case");
         oprec::Layer layer = records.layer(text, "case");
         INFO(c.value("id", std::string("?")));
-        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).dump());
+        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).json);
         // Priced again (the typed run from the second pricing on): the same.
-        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).dump());
+        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).json);
         for (const std::string op : {"attMM", "softmax", "attUp", "ffAct", "nosuch"}) {
             oprec::ReportQuery q;
             q.only = op;
             oprec::ReportOptions o;
             o.only = op;
-            CHECK(layer.report_json(o) == oprec::layer_report(evaluator, doc, q).dump());
+            CHECK(layer.report_json(o) == oprec::layer_report(evaluator, doc, q).json);
         }
         ++compared;
     }

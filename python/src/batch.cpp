@@ -1,0 +1,122 @@
+// Many pricings in one call, the GIL released: a grid of field values over
+// a copy of one layer, or a list of layers each priced as it stands.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "convert.h"
+
+namespace oprec::py_module {
+
+namespace {
+
+struct Axis {
+    std::string field;
+    std::vector<Field> values;
+};
+
+// A point's total, or the error it raised (kept to raise, or to answer None).
+struct Outcome {
+    std::vector<std::optional<Number>> totals;
+    std::optional<PricingError> first_error;
+};
+
+// Every point of the grid, the last axis fastest (itertools.product's
+// order); a field is set again only when its axis moves.
+Outcome price_grid(Layer layer, const std::vector<Axis>& axes, bool stop_at_error) {
+    Outcome out;
+    std::size_t count = 1;
+    for (const Axis& a : axes) count *= a.values.size();
+    out.totals.reserve(count);
+    if (count == 0) return out;
+    std::vector<std::size_t> at(axes.size(), 0);
+    for (std::size_t k = 0; k < axes.size(); ++k) layer.set(axes[k].field, axes[k].values[0]);
+    for (std::size_t n = 0; n < count; ++n) {
+        try {
+            out.totals.emplace_back(layer.total());
+        } catch (const PricingError& e) {
+            out.totals.emplace_back(std::nullopt);
+            if (!out.first_error) out.first_error = e;
+            if (stop_at_error) return out;
+        }
+        for (std::size_t k = axes.size(); k-- > 0;) {
+            if (++at[k] < axes[k].values.size()) {
+                layer.set(axes[k].field, axes[k].values[at[k]]);
+                break;
+            }
+            at[k] = 0;
+            layer.set(axes[k].field, axes[k].values[0]);
+        }
+    }
+    return out;
+}
+
+bool raises(const std::string& on_error) {
+    if (on_error == "raise") return true;
+    if (on_error == "none") return false;
+    throw LayerError("on_error: expected 'raise' or 'none', got '" + on_error + "'");
+}
+
+py::list results(const Outcome& o, bool raise_errors) {
+    if (raise_errors && o.first_error) throw *o.first_error;
+    py::list out(o.totals.size());
+    for (std::size_t i = 0; i < o.totals.size(); ++i)
+        out[i] = o.totals[i] ? to_python(*o.totals[i]) : py::none();
+    return out;
+}
+
+}  // namespace
+
+void register_batch(py::module_& m) {
+    using namespace pybind11::literals;
+    py::class_<BoundLayer> layer = py::reinterpret_borrow<py::class_<BoundLayer>>(m.attr("Layer"));
+    layer.def(
+        "grid",
+        [](const BoundLayer& b, py::dict axes_in, const std::string& on_error) {
+            const bool raise_errors = raises(on_error);
+            std::vector<Axis> axes;
+            for (auto [name, values] : axes_in) {
+                Axis a{name.cast<std::string>(), {}};
+                for (py::handle v : py::iter(values)) a.values.push_back(to_field(v, a.field));
+                axes.push_back(std::move(a));
+            }
+            Layer copy = b.layer;
+            Outcome o;
+            {
+                py::gil_scoped_release released;
+                o = price_grid(std::move(copy), axes, raise_errors);
+            }
+            return results(o, raise_errors);
+        },
+        "axes"_a, py::kw_only(), "on_error"_a = "raise",
+        "The total at every point of the product of `axes` (the last fastest), priced on a copy with the "
+        "GIL released; on_error='none' gives None where a point raises.");
+
+    m.def(
+        "price_many",
+        [](const std::vector<BoundLayer*>& layers, const std::string& on_error) {
+            const bool raise_errors = raises(on_error);
+            Outcome o;
+            o.totals.reserve(layers.size());
+            {
+                py::gil_scoped_release released;
+                for (BoundLayer* b : layers) {
+                    try {
+                        o.totals.emplace_back(b->layer.total());
+                    } catch (const PricingError& e) {
+                        o.totals.emplace_back(std::nullopt);
+                        if (!o.first_error) o.first_error = e;
+                        if (raise_errors) break;
+                    }
+                }
+            }
+            return results(o, raise_errors);
+        },
+        "layers"_a, py::kw_only(), "on_error"_a = "raise",
+        "Each layer's total, the GIL released (no other thread may use these layers meanwhile).");
+}
+
+}  // namespace oprec::py_module

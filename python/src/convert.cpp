@@ -1,0 +1,69 @@
+#include "convert.h"
+
+#include <string>
+
+namespace oprec::py_module {
+
+py::object to_python(const Number& n) {
+    switch (n.kind) {
+        case Number::Kind::Bool: return py::bool_(n.i != 0);
+        case Number::Kind::Int: return py::int_(n.i);
+        case Number::Kind::Float: return py::float_(n.f);
+    }
+    return py::none();
+}
+
+py::object to_python(const Field& f) {
+    if (const Number* n = std::get_if<Number>(&f)) return to_python(*n);
+    if (const std::string* s = std::get_if<std::string>(&f)) return py::str(*s);
+    return py::none();
+}
+
+py::dict to_python(const Named<Number>& named) {
+    py::dict out;
+    for (const auto& [name, n] : named) out[py::str(name)] = to_python(n);
+    return out;
+}
+
+Field to_field(py::handle value, std::string_view name) {
+    PyObject* v = value.ptr();
+    if (v == Py_None) return std::monostate{};
+    if (PyBool_Check(v)) return Number::boolean(v == Py_True);
+    if (PyLong_Check(v)) {
+        int overflow = 0;
+        const long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow != 0) throw LayerError("field `" + std::string(name) + "`: an int beyond 64 bits");
+        return Number::integer(i);
+    }
+    if (PyFloat_Check(v)) return Number::real(PyFloat_AS_DOUBLE(v));
+    if (PyUnicode_Check(v)) return value.cast<std::string>();
+    // Other integers and floats (numpy's) by their index or float value.
+    if (PyIndex_Check(v)) {
+        PyObject* index = PyNumber_Index(v);
+        if (index == nullptr) throw py::error_already_set();
+        return to_field(py::reinterpret_steal<py::object>(index), name);
+    }
+    // An enum member (the reference's CPAlgo.ULYSSES_CP) stands for its value.
+    if (py::hasattr(value, "value") && py::hasattr(value, "name")) return to_field(value.attr("value"), name);
+    throw LayerError("field `" + std::string(name) + "`: expected a number, a string or None, got " +
+                     std::string(Py_TYPE(v)->tp_name));
+}
+
+Recompute parse_recompute(std::string_view text) {
+    if (text == "none" || text == "NOT_REC_LAYER") return Recompute::None;
+    if (text == "selective" || text == "SEL_REC_LAYER") return Recompute::Selective;
+    if (text == "full" || text == "FULL_REC_LAYER") return Recompute::Full;
+    throw LayerError("recompute: expected none, selective or full (or the reference's NOT_REC_LAYER, "
+                     "SEL_REC_LAYER, FULL_REC_LAYER), got `" + std::string(text) + "`");
+}
+
+const char* recompute_text(Recompute r) {
+    switch (r) {
+        case Recompute::None: return "none";
+        case Recompute::Selective: return "selective";
+        case Recompute::Full: return "full";
+    }
+    return "none";
+}
+
+}  // namespace oprec::py_module

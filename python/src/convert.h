@@ -1,0 +1,46 @@
+// Python values to the API's and back: an int, float, bool, str or None
+// to a Field; a Number to Python's bool, int or float, its type kept.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string_view>
+
+#include "oprec/layer.h"
+#include "oprec/number.h"
+#include "oprec/records.h"
+
+namespace oprec::py_module {
+
+namespace py = pybind11;
+
+py::object to_python(const Number& n);
+py::object to_python(const Field& f);
+py::dict to_python(const Named<Number>& named);
+
+// None, bool, int, float, str, or an enum member whose value is one of
+// them (the reference's CPAlgo). Throws LayerError naming `name`.
+Field to_field(py::handle value, std::string_view name);
+
+// A mapping as a dict (Python's dict(mapping)).
+inline py::dict as_dict(py::handle mapping) { return py::dict(py::reinterpret_borrow<py::object>(mapping)); }
+
+Recompute parse_recompute(std::string_view text);
+const char* recompute_text(Recompute r);  // "none", "selective", "full"
+
+// A layer bound to its records, the handle Python holds: the records give
+// names (switches) the Layer does not carry.
+struct BoundLayer {
+    Records records;
+    Layer layer;
+};
+
+void register_errors(py::module_& m);
+void register_records(py::module_& m);
+void register_layer(py::module_& m);
+void register_batch(py::module_& m);
+void register_hf(py::module_& m);
+void register_object_pricer(py::module_& m);
+void register_expression(py::module_& m);
+
+}  // namespace oprec::py_module

@@ -1,0 +1,114 @@
+// oprec.Records: loading (shipped, a .rec, the reference's YAML, text) and
+// binding layers from Python mappings.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "convert.h"
+
+namespace oprec::py_module {
+
+namespace {
+
+RecordsOptions options(const std::optional<std::filesystem::path>& profiles,
+                       const std::optional<std::filesystem::path>& data_dir,
+                       const std::vector<std::filesystem::path>& search_path) {
+    RecordsOptions o;
+    if (data_dir) o.data_dir = *data_dir;
+    o.search_path = search_path;
+    o.profiles = profiles;
+    return o;
+}
+
+void set_switches(BoundLayer& b, py::handle switches) {
+    if (switches.is_none()) return;
+    for (auto [name, keep] : as_dict(switches)) {
+        const std::string n = name.cast<std::string>();
+        if (keep.is_none())
+            b.layer.set_switch(n, std::nullopt);
+        else
+            b.layer.set_switch(n, PyObject_IsTrue(keep.ptr()) == 1);
+    }
+}
+
+BoundLayer bind(const Records& records, py::handle fields, py::handle context, py::handle switches) {
+    BoundLayer b{records, records.layer("{}", "<python>")};
+    if (!fields.is_none())
+        for (auto [name, value] : as_dict(fields)) {
+            const std::string n = name.cast<std::string>();
+            b.layer.set(n, to_field(value, n));
+        }
+    // The context's switches, where it states them, stand for the layer's
+    // own altogether (the reference reads one or the other).
+    const bool context_switches = !context.is_none() && as_dict(context).contains("switches");
+    if (!context_switches) set_switches(b, switches);
+    if (!context.is_none()) {
+        py::dict ctx = as_dict(context);
+        for (auto [key, value] : ctx) {
+            const std::string k = key.cast<std::string>();
+            if (k == "micro_factor" || k == "dropless_tok_factor")
+                b.layer.set(k, to_field(value, k));
+            else if (k == "node" || k == "current_node" || k == "recompute")
+                b.layer.set_recompute(parse_recompute(
+                    py::hasattr(value, "name") ? value.attr("name").cast<std::string>() : value.cast<std::string>()));
+            else if (k != "switches")
+                throw LayerError("context: unknown key `" + k +
+                                 "` (micro_factor, dropless_tok_factor, node, switches)");
+        }
+        if (context_switches) set_switches(b, ctx["switches"]);
+    }
+    return b;
+}
+
+}  // namespace
+
+void register_records(py::module_& m) {
+    using namespace pybind11::literals;
+    py::class_<Records>(m, "Records", "Op records, loaded and checked once; bind layers with `layer()`.")
+        .def(py::init([](const std::optional<std::filesystem::path>& path,
+                         const std::optional<std::filesystem::path>& profiles,
+                         const std::optional<std::filesystem::path>& data_dir,
+                         const std::vector<std::filesystem::path>& search_path) {
+                 const RecordsOptions o = options(profiles, data_dir, search_path);
+                 return path ? Records::load(*path, o) : Records::shipped(o);
+             }),
+             "path"_a = py::none(), py::kw_only(), "profiles"_a = py::none(), "data_dir"_a = py::none(),
+             "search_path"_a = std::vector<std::filesystem::path>{})
+        .def_static(
+            "from_text",
+            [](std::string text, std::string name, const std::optional<std::filesystem::path>& profiles) {
+                return Records::from_text(std::move(text), std::move(name), options(profiles, std::nullopt, {}));
+            },
+            "text"_a, "name"_a = "<text>", py::kw_only(), "profiles"_a = py::none(),
+            "Records from text; `name` stands for the file in diagnostics.")
+        .def_static("default_data_dir", &Records::default_data_dir,
+             "Where the shipped records and the standard library are found.")
+        .def_property_readonly("source", &Records::source)
+        .def_property_readonly("slots", [](const Records& r) { return py::tuple(py::cast(r.slots())); })
+        .def_property_readonly("ops", [](const Records& r) { return py::tuple(py::cast(r.ops())); })
+        .def_property_readonly("switches", [](const Records& r) { return py::tuple(py::cast(r.switches())); })
+        .def_property_readonly("parts", [](const Records& r) { return py::tuple(py::cast(r.parts())); })
+        .def_property_readonly("names", [](const Records& r) { return py::tuple(py::cast(r.names())); })
+        .def_property_readonly("defaults", [](const Records& r) { return to_python(r.defaults()); })
+        .def_property_readonly("has_profiles", &Records::has_profiles)
+        .def("layer", &bind, "fields"_a = py::none(), "context"_a = py::none(), "switches"_a = py::none(),
+             "A layer from mappings: fields; context (micro_factor, dropless_tok_factor, node, switches); switches.")
+        .def(
+            "layer_json",
+            [](const Records& r, std::string_view text, std::string_view name) {
+                return BoundLayer{r, r.layer(text, name)};
+            },
+            "text"_a, "name"_a = "<layer>",
+            "A layer from its JSON document text.")
+        .def(
+            "layer_file",
+            [](const Records& r, const std::filesystem::path& path) { return BoundLayer{r, r.layer_file(path)}; },
+            "path"_a,
+            "A layer from a JSON document file.")
+        .def("__repr__", [](const Records& r) { return "<oprec.Records " + r.source() + ">"; });
+}
+
+}  // namespace oprec::py_module

@@ -1,0 +1,82 @@
+// What the public API offers callers that hold a layer elsewhere (the Python
+// package): the names the records read, their defaults, the slots a layer
+// holds, the records as YAML, and one expression on its own.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "oprec/oprec.h"
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+}  // namespace
+
+TEST_CASE("the records' names and defaults", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    CHECK(contains(records.names(), "t"));
+    CHECK(contains(records.names(), "kv_shards"));
+    CHECK(contains(records.names(), "micro_factor"));
+    CHECK_FALSE(contains(records.names(), "max"));
+    const auto defaults = records.defaults();
+    REQUIRE(defaults.size() == 1);
+    CHECK(defaults[0].first == "n_qknorm");
+    CHECK(defaults[0].second.identical(oprec::Number::integer(0)));
+}
+
+TEST_CASE("held_slots reads the whens and prices nothing", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    oprec::Layer layer = records.layer_file(OPREC_TEST_DATA "/../examples/llama2-7b.json");
+    const auto held = layer.held_slots();
+    std::vector<std::string> names;
+    for (const auto& [slot, part] : held) names.push_back(slot);
+    CHECK(names == std::vector<std::string>{"qkv", "score", "proj", "ffn", "norm"});
+    CHECK(held[0].second == "attention");
+    layer.set("t", std::int64_t{0});  // every slot divides by t: the whens still read
+    CHECK(layer.held_slots().size() == held.size());
+    CHECK_THROWS_AS(layer.parts(), oprec::PricingError);
+}
+
+TEST_CASE("the records as the reference's YAML load back to the same pricing", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    const std::string yaml = records.to_yaml();
+    CHECK(yaml.find("slots:") != std::string::npos);
+    CHECK(yaml.find("part_of: attMM") != std::string::npos);
+}
+
+TEST_CASE("an expression on its own", "[api]") {
+    const oprec::Expression e = oprec::Expression::parse("a / b if c else missing");
+    CHECK(e.source() == "a / b if c else missing");
+    CHECK(e.names() == std::vector<std::string>{"a", "b", "c", "missing"});
+    std::vector<std::string> asked;
+    const auto lookup = [&](std::string_view name) -> std::optional<oprec::Number> {
+        asked.emplace_back(name);
+        if (name == "missing") return std::nullopt;
+        return oprec::Number::integer(name == "b" ? 2 : 1);
+    };
+    std::vector<std::string> reads;
+    CHECK(e.evaluate(lookup, &reads).identical(oprec::Number::real(0.5)));
+    CHECK(reads == std::vector<std::string>{"c", "a", "b"});  // lazily: the branch taken
+    CHECK(asked == reads);
+
+    const oprec::Expression unbound = oprec::Expression::parse("missing + 1");
+    try {
+        (void)unbound.evaluate(lookup);
+        FAIL("evaluated");
+    } catch (const oprec::PricingError& err) {
+        CHECK(err.kind() == oprec::PricingError::Kind::UnboundName);
+    }
+    try {
+        (void)oprec::Expression::parse("a.b", "e.rec");
+        FAIL("parsed");
+    } catch (const oprec::RecordsError& err) {
+        REQUIRE_FALSE(err.problems().empty());
+        CHECK(err.problems()[0].where.file == "e.rec");
+        CHECK(err.problems()[0].where.col >= 1);
+    }
+    CHECK_THROWS_AS(oprec::Expression::parse("f(1)"), oprec::RecordsError);
+}

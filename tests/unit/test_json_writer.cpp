@@ -1,0 +1,69 @@
+// JsonWriter: nlohmann's layout to the character (compact and indented),
+// and numbers as Python's json.dumps writes them.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "value/json_writer.h"
+
+using namespace oprec;
+
+namespace {
+
+std::string written(int indent) {
+    JsonWriter w(indent);
+    w.begin_object();
+    w.key("slots");
+    w.begin_object();
+    w.key("qkv");
+    w.begin_object();
+    w.key("part");
+    w.string("attention \"q\"\n\t\x01\\ é");
+    w.key("held");
+    w.boolean(true);
+    w.key("bytes");
+    w.value(Value::integer(-42));
+    w.end_object();
+    w.key("none");
+    w.begin_object();
+    w.end_object();
+    w.end_object();
+    w.key("nothing");
+    w.null();
+    w.end_object();
+    return w.take();
+}
+
+nlohmann::ordered_json same() {
+    nlohmann::ordered_json j;
+    j["slots"]["qkv"] = {{"part", "attention \"q\"\n\t\x01\\ é"}, {"held", true}, {"bytes", -42}};
+    j["slots"]["none"] = nlohmann::ordered_json::object();
+    j["nothing"] = nullptr;
+    return j;
+}
+
+std::string number(Value v) {
+    JsonWriter w;
+    w.value(v);
+    return w.take();
+}
+
+}  // namespace
+
+TEST_CASE("JsonWriter lays out as nlohmann's dump", "[value][json]") {
+    CHECK(written(-1) == same().dump());
+    CHECK(written(2) == same().dump(2));
+    CHECK(written(4) == same().dump(4));
+}
+
+TEST_CASE("JsonWriter writes numbers as Python's json.dumps", "[value][json]") {
+    CHECK(number(Value::real(75497472.0)) == "75497472.0");
+    CHECK(number(Value::real(1e16)) == "1e+16");
+    CHECK(number(Value::real(1e15)) == "1000000000000000.0");
+    CHECK(number(Value::real(0.1)) == "0.1");
+    CHECK(number(Value::real(1e-5)) == "1e-05");
+    CHECK(number(Value::real(-8.48162069870304e+18)) == "-8.48162069870304e+18");  // shortest, where nlohmann writes 16 digits
+    CHECK(number(Value::real(std::numeric_limits<double>::infinity())) == "\"inf\"");
+    CHECK(number(Value::integer(std::numeric_limits<std::int64_t>::min())) == "-9223372036854775808");
+    CHECK(number(Value::boolean(false)) == "false");
+}

@@ -1,0 +1,120 @@
+// The layer document's fast reader (model/layer_doc_fast.h) against the
+// tree reader: the same LayerDoc wherever it reads one, and a refusal (so
+// that the tree reader says what is wrong) for everything the tree reader
+// refuses.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "golden/golden_support.h"
+#include "hf/layer_json.h"
+#include "model/layer.h"
+#include "model/layer_doc_fast.h"
+
+using namespace oprec;
+
+namespace {
+
+// A LayerDoc as text, its fields in order and every value typed.
+std::string shown(const LayerDoc& doc) { return hf::layer_doc_json(doc).dump(); }
+
+void same_as_tree(const std::string& text) {
+    INFO(text);
+    const std::optional<LayerDoc> fast = read_layer_doc_fast(text);
+    REQUIRE(fast);
+    CHECK(shown(*fast) == shown(parse_layer_doc_text_tree(text, "doc")));
+}
+
+// Outside the fast reader's plain subset, yet a layer document: read by the tree reader.
+void tree_only(const std::string& text) {
+    INFO(text);
+    CHECK_FALSE(read_layer_doc_fast(text));
+    CHECK(shown(parse_layer_doc_text(text, "doc")) == shown(parse_layer_doc_text_tree(text, "doc")));
+}
+
+void declined(const std::string& text) {
+    INFO(text);
+    CHECK_FALSE(read_layer_doc_fast(text));
+    CHECK_THROWS_AS(parse_layer_doc_text_tree(text, "doc"), LayerDocError);
+}
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("fast layer reader: every golden and bundled layer as the tree reads it", "[model][layerdoc]") {
+    const auto cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
+    int n = 0;
+    for (const auto& c : cases["cases"]) {
+        const auto doc = hf::layer_doc_json(golden::layer_doc(c));
+        same_as_tree(doc.dump());
+        same_as_tree(doc.dump(2));
+        ++n;
+    }
+    CHECK(n == 150);
+    for (const char* name : {"llama2-7b", "deepseek-v3-moe", "gqa-dense", "mixtral-8x7b", "deepseek-v3-dense"})
+        same_as_tree(read(std::string(OPREC_TEST_DATA "/../examples/") + name + ".json"));
+}
+
+TEST_CASE("fast layer reader: the corners the tree reader accepts", "[model][layerdoc]") {
+    same_as_tree("{}");
+    same_as_tree(R"({"fields": {}, "switches": null, "context": {"switches": null}})");
+    same_as_tree(R"({"context": {"micro_factor": null, "dropless_tok_factor": 2.5, "node": "FULL_REC_LAYER"}})");
+    same_as_tree(R"({"switches": {"attBMM": true, "softmax": 0, "": 1}, "context": {"switches": {"gather": false}}})");
+    same_as_tree(R"({"fields": {"h": 1e3, "s": 4096, "x": -7, "y": 1.5E-3, "z": null, "g": true, "cp_algo": "ring"}})");
+    same_as_tree(R"({"fields": {"a": -0, "b": 0.0, "c": -0.0, "d": 2.5e+300, "e": 1E-5, "f": 17976931348623157e292}})");
+    same_as_tree(R"({"fields": {"big": 9223372036854775807, "low": -9223372036854775808}})");
+    same_as_tree(" \n\t{\"fields\": {\"h\": 8}}\n ");
+}
+
+TEST_CASE("fast layer reader: leaves escapes, non-ASCII text and extremes to the tree reader", "[model][layerdoc]") {
+    tree_only(R"({"fields": {"cp_algo": "ring\u00e9\n"}})");
+    tree_only("{\"fields\": {\"cp_algo\": \"r\xc3\xa9\"}}");
+    tree_only(R"({"fields": {"tiny": 1e-400}})");
+}
+
+TEST_CASE("fast layer reader: declines what the tree reader refuses", "[model][layerdoc]") {
+    declined("");
+    declined("[]");
+    declined("{} {}");
+    declined(R"({"fields": {"h": 1, "h": 2}})");
+    declined(R"({"fields": {}, "fields": {}})");
+    declined(R"({"context": {"node": "SEL_REC_LAYER", "node": "NOT_REC_LAYER"}})");
+    declined(R"({"switches": {"softmax": 1, "softmax": 0}})");
+    declined(R"({"fields": {"h": [1]}})");
+    declined(R"({"fields": {"h": {"a": 1}}})");
+    declined(R"({"fields": {"": 1}})");
+    declined(R"({"fields": null})");
+    declined(R"({"fields": {"h": 18446744073709551616}})");
+    declined(R"({"fields": {"h": 9223372036854775808}})");
+    declined(R"({"fields": {"h": -9223372036854775809}})");
+    declined(R"({"switches": {"softmax": 2}})");
+    declined(R"({"switches": {"softmax": 1.0}})");
+    declined(R"({"switches": {"softmax": -1}})");
+    declined(R"({"switches": {"softmax": "on"}})");
+    declined(R"({"switches": []})");
+    declined(R"({"context": null})");
+    declined(R"({"context": {"node": "SOMETIMES"}})");
+    declined(R"({"context": {"node": null}})");
+    declined(R"({"context": {"micro_factor": true}})");
+    declined(R"({"context": {"micro_factor": "2"}})");
+    declined(R"({"context": {"other": 1}})");
+    declined(R"({"layer": {}})");
+    declined(R"({"fields": {"h": 1})");
+    declined(R"({"fields": {"h": 1},})");
+    declined(R"({"fields": {"h": 01}})");
+    declined(R"({"fields": {"h": 1.}})");
+    declined(R"({"fields": {"h": .5}})");
+    declined(R"({"fields": {"h": +1}})");
+    declined(R"({"fields": {"h": 1e}})");
+    declined(R"({"fields": {"h": tru}})");
+    declined(R"({"fields": {"h": 1e400}})");
+    declined("{\"fields\": {\"cp_algo\": \"r\xff\"}}");
+    declined(R"({"fields": {"h": "unterminated}})");
+}
