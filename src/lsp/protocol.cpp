@@ -1,5 +1,6 @@
 #include "lsp/protocol.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include <fmt/format.h>

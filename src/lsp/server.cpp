@@ -224,21 +224,24 @@ void Server::notification(const std::string& method, const json& params, std::ve
     if (method == "textDocument/didOpen") {
         const json& td = params.at("textDocument");
         const std::string uri = td.at("uri").get<std::string>();
-        Document doc{Text(td.at("text").get<std::string>()), path_of_uri(uri), td.value("version", 0), nullptr, nullptr, {}, true};
+        const std::int64_t version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<std::int64_t>() : 0;
+        Document doc{Text(td.at("text").get<std::string>()), path_of_uri(uri), version, nullptr, nullptr, {}, true};
         invalidate_importers(doc.path);
         documents_.insert_or_assign(uri, std::move(doc));
     } else if (method == "textDocument/didChange") {
         Document& doc = document(params);
+        // Stale from here on, even if a change below is malformed.
+        doc.analysis.reset();
+        doc.publish = true;
+        invalidate_importers(doc.path);
+        const json& version = params.at("textDocument").contains("version") ? params["textDocument"]["version"] : json();
+        doc.version = version.is_number_integer() ? version.get<std::int64_t>() : doc.version + 1;
         for (const json& change : params.at("contentChanges")) {
             if (change.contains("range"))
                 doc.text.replace(range_from_json(change["range"]), change.at("text").get<std::string>());
             else
                 doc.text = Text(change.at("text").get<std::string>());
         }
-        doc.version = params.at("textDocument").value("version", doc.version + 1);
-        doc.analysis.reset();
-        doc.publish = true;
-        invalidate_importers(doc.path);
     } else if (method == "textDocument/didClose") {
         const std::string uri = params.at("textDocument").at("uri").get<std::string>();
         if (const auto it = documents_.find(uri); it != documents_.end()) invalidate_importers(it->second.path);

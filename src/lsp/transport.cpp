@@ -1,5 +1,6 @@
 #include "lsp/transport.h"
 
+#include <cctype>
 #include <condition_variable>
 #include <deque>
 #include <istream>

@@ -75,6 +75,17 @@ TEST_CASE("lsp fuzz: random edits never crash, hang or fail the server", "[lsp][
             ++answered;
         }
     }
+    // Malformed notifications and requests: logged or refused, never fatal.
+    for (const json& bad : {json{{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"}, {"params", {{"textDocument", {{"uri", uri}, {"version", "x"}}}, {"contentChanges", json::array({{{"range", 3}, {"text", 1}}})}}}},
+                            json{{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"}, {"params", {{"textDocument", {{"uri", 5}}}}}},
+                            json{{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"}, {"params", nullptr}},
+                            json{{"jsonrpc", "2.0"}, {"id", "s"}, {"method", "textDocument/hover"}, {"params", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", -5}, {"character", "x"}}}}}},
+                            json(42), json::array(), json{{"id", 7}}}) {
+        for (const json& m : s.server().handle(bad)) {
+            INFO(bad.dump() << " -> " << m.dump());
+            CHECK((!m.contains("error") || m["error"]["code"] != -32603));
+        }
+    }
     // A very long line (a paste): completion, hover and the rest on it.
     const std::string long_line(200000, 'x');
     s.change(uri, ++version, {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}, "# rec: layer " + long_line + "\n" + long_line + " = (");
