@@ -1,6 +1,5 @@
 // oprec lsp: the language server over stdio (src/lsp, docs/lsp.md).
 #include <iostream>
-#include <memory>
 
 #include "cli/commands.h"
 #include "cli/paths.h"
@@ -13,8 +12,7 @@ void add_lsp_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("lsp", "Serve the Language Server Protocol over stdin/stdout (for editors)");
     // Editors pass --stdio (the only transport, so it is accepted and
     // ignored) and some --clientProcessId=N: extra arguments are ignored.
-    auto stdio = std::make_shared<bool>(false);
-    cmd->add_flag("--stdio", *stdio, "Talk over stdin and stdout (the default and only transport)");
+    cmd->add_flag("--stdio")->description("Talk over stdin and stdout (the default and only transport)");
     cmd->allow_extras();
     cmd->callback([&exit_code] {
         std::ios::sync_with_stdio(false);
