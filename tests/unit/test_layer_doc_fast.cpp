@@ -119,6 +119,15 @@ TEST_CASE("fast layer reader: declines what the tree reader refuses", "[model][l
     declined(R"({"fields": {"h": "unterminated}})");
 }
 
+TEST_CASE("a float beyond a double's range is named where it stands", "[model][layerdoc]") {
+    try {
+        parse_layer_doc_text(R"({"fields": {"a": "1e400", "b": 1e400}})", "doc");
+        FAIL("1e400 was read");
+    } catch (const LayerDocError& e) {
+        CHECK(std::string(e.what()) == "doc:1:32: number 1e400 is beyond a float's range");
+    }
+}
+
 TEST_CASE("fast layer reader: agrees with the tree reader on mutated documents", "[model][layerdoc]") {
     // A deterministic fuzz: golden documents with bytes deleted, doubled or
     // replaced by JSON's own characters. Wherever the fast reader reads a
