@@ -112,8 +112,9 @@ class Layer:
         priced on a copy with the GIL released; ``on_error="none"`` gives None
         where a point raises."""
 
-def price_many(layers: Sequence[Layer], *, on_error: OnError = "raise") -> List[Optional[Number]]:
-    """Each layer's total, the GIL released (no other thread may use these layers meanwhile)."""
+def price_many(layers: Iterable[Layer], *, on_error: OnError = "raise") -> List[Optional[Number]]:
+    """Each layer's total, priced on copies with the GIL released; ``TypeError`` (naming its index) for an
+    item that is not a :class:`Layer`."""
 
 def hf_layer(records: Records, config: PathLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring",
              sp: bool = True, ep: int = 1, etp: int = 1, mbs: int = 1, seq: Optional[int] = None,

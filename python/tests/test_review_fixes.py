@@ -1,0 +1,46 @@
+"""Fixes from the review of the Python package: each test failed before its fix."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import oprec
+from conftest import ROOT
+
+LLAMA = ROOT / "examples" / "llama2-7b.json"
+
+
+@pytest.fixture(scope="module")
+def records() -> oprec.Records:
+    return oprec.Records()
+
+
+# 1. price_many: None or a non-layer is a TypeError naming its index (it
+# segfaulted), and the caller's layers are priced as copies.
+def test_price_many_refuses_none_and_non_layers_by_index() -> None:
+    code = textwrap.dedent("""
+        import oprec
+        layer = oprec.Records().layer_file(%r)
+        for bad in ([layer, None], [layer, layer, 3]):
+            try:
+                oprec.price_many(bad)
+            except TypeError as e:
+                print("TypeError", e)
+    """ % str(LLAMA))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("TypeError") and "1" in lines[0] and "None" in lines[0]
+    assert lines[1].startswith("TypeError") and "2" in lines[1] and "int" in lines[1]
+
+
+def test_price_many_prices_copies(records: oprec.Records) -> None:
+    layer = records.layer_file(LLAMA)
+    before = layer.total()
+    assert oprec.price_many((layer, layer)) == [before, before]
+    assert oprec.price_many(iter([layer])) == [before]
+    assert layer.total() == before
