@@ -44,3 +44,15 @@ def test_price_many_prices_copies(records: oprec.Records) -> None:
     assert oprec.price_many((layer, layer)) == [before, before]
     assert oprec.price_many(iter([layer])) == [before]
     assert layer.total() == before
+
+
+# 2. A context whose switches are None states none: the layer's own apply.
+def test_context_switches_of_none_leave_the_switches_argument(records: oprec.Records) -> None:
+    fields = oprec.Records().layer_file(LLAMA).fields()
+    ctx = {"node": "selective", "micro_factor": 1, "dropless_tok_factor": 1}
+    off = {s: False for s in records.switches}
+    with_none = records.layer(fields, context={**ctx, "switches": None}, switches=off)
+    plain = records.layer(fields, context=ctx, switches=off)
+    kept = records.layer(fields, context=ctx)
+    assert with_none.total() == plain.total()
+    assert plain.total() != kept.total()
