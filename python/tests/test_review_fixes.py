@@ -56,3 +56,47 @@ def test_context_switches_of_none_leave_the_switches_argument(records: oprec.Rec
     kept = records.layer(fields, context=ctx)
     assert with_none.total() == plain.total()
     assert plain.total() != kept.total()
+
+
+# 3. The drop-in prices on one pricer per thread: a config whose reads
+# release the GIL mid-bind gives each thread its own numbers.
+def test_drop_in_is_right_under_threads() -> None:
+    import json
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from oprec.compat import layer_block as lb
+
+    class Config(SimpleNamespace):
+        def __getattribute__(self, name: str):  # every read lets another thread in
+            if not name.startswith("_"):
+                time.sleep(0)
+            return super().__getattribute__(name)
+
+    document = json.loads(LLAMA.read_text())
+    ctx = SimpleNamespace(current_node=lb.LayerType.SEL_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    configs = {t: Config(**{**document["fields"], "t": t}, rec_op=None) for t in (2, 4, 8)}
+    expected = {t: lb.EvalRecords.layer_bytes(c, ctx) for t, c in configs.items()}
+    assert len({repr(v) for v in expected.values()}) == 3
+    wrong = []
+    start = threading.Barrier(len(configs))
+
+    def work(t: int) -> None:
+        start.wait()
+        for _ in range(60):
+            got = lb.EvalRecords.layer_bytes(configs[t], ctx)
+            if got != expected[t]:
+                wrong.append((t, got))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(t,)) for t in configs]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert wrong == []
