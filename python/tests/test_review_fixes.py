@@ -100,3 +100,39 @@ def test_drop_in_is_right_under_threads() -> None:
     finally:
         sys.setswitchinterval(old)
     assert wrong == []
+
+
+def _llama_ccfg():
+    import json
+    from types import SimpleNamespace
+
+    from oprec.compat import layer_block as lb
+
+    document = json.loads(LLAMA.read_text())
+    ctx = SimpleNamespace(current_node=lb.LayerType.SEL_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    return SimpleNamespace(**document["fields"], rec_op=None), ctx
+
+
+# 4. ObjectPricer.bind hands out a copy; an override the pricer does not
+# bind sends the drop-in the reference's way, which honours it.
+def test_object_pricer_bind_returns_a_copy(records: oprec.Records) -> None:
+    ccfg, ctx = _llama_ccfg()
+    pricer = oprec.ObjectPricer(records)
+    before = pricer.layer_bytes(ccfg, ctx)
+    bound = pricer.bind(ccfg, ctx)
+    bound["t"] = bound["t"] * 2
+    assert bound.parts() != before
+    assert pricer.layer_bytes(ccfg, ctx) == before
+
+
+def test_overrides_of_unbound_names_are_honoured(records: oprec.Records) -> None:
+    from oprec.compat import layer_block as lb
+
+    ccfg, ctx = _llama_ccfg()
+    plain = lb.EvalRecords.slot_bytes(ccfg, ctx, "qkv")
+    shards = lb.EvalRecords.slot_bytes(ccfg, ctx, "qkv", overrides={"kv_shards": 8})
+    assert shards != plain
+    assert shards == lb.reference_slot_bytes(ccfg, ctx, "qkv", overrides={"kv_shards": 8})
+    with pytest.raises(oprec.LayerError):
+        oprec.ObjectPricer(records).slot_bytes(ccfg, ctx, "qkv", overrides={"kv_shards": 8})
+
