@@ -136,3 +136,16 @@ def test_overrides_of_unbound_names_are_honoured(records: oprec.Records) -> None
     with pytest.raises(oprec.LayerError):
         oprec.ObjectPricer(records).slot_bytes(ccfg, ctx, "qkv", overrides={"kv_shards": 8})
 
+
+# 5. A layer is a mapping of its stated fields, in order.
+def test_layer_is_a_full_mapping(records: oprec.Records) -> None:
+    layer = records.layer_file(LLAMA)
+    fields = layer.fields()
+    assert len(layer) == len(fields)
+    assert list(layer) == list(fields) == layer.keys()
+    assert layer.values() == list(fields.values())
+    assert layer.items() == list(fields.items())
+    assert dict(layer) == fields
+    assert 5 not in layer and None not in layer and "t" in layer
+    del layer["t"]
+    assert len(layer) == len(fields) - 1 and "t" not in list(layer)

@@ -25,7 +25,8 @@ def stub_names() -> Dict[str, Set[str]]:
 
 def public(obj: object) -> Set[str]:
     return {n for n in vars(obj) if not n.startswith("_") or n in ("__init__", "__getitem__", "__setitem__",
-                                                                    "__delitem__", "__contains__", "__copy__",
+                                                                    "__delitem__", "__contains__", "__len__", "__iter__",
+                                                                    "__copy__",
                                                                     "__deepcopy__")}
 
 
