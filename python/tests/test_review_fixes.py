@@ -149,3 +149,31 @@ def test_layer_is_a_full_mapping(records: oprec.Records) -> None:
     assert 5 not in layer and None not in layer and "t" in layer
     del layer["t"]
     assert len(layer) == len(fields) - 1 and "t" not in list(layer)
+
+
+# 6. Real numbers other than int and float are taken by their float value;
+# bools stay bools.
+def test_other_real_numbers_are_taken_by_value(records: oprec.Records) -> None:
+    import decimal
+    import fractions
+
+    layer = records.layer_file(LLAMA)
+    for value in (fractions.Fraction(1, 2), decimal.Decimal("0.5")):
+        layer["s_fa"] = value
+        assert type(layer["s_fa"]) is float and layer["s_fa"] == 0.5
+    layer.set(gmm=True)
+    assert layer["gmm"] is True
+    with pytest.raises(oprec.LayerError):
+        layer["s_fa"] = object()
+
+
+def test_numpy_numbers_are_taken_by_value(records: oprec.Records) -> None:
+    np = pytest.importorskip("numpy")
+    layer = records.layer_file(LLAMA)
+    layer["s_fa"] = np.float32(0.5)
+    assert type(layer["s_fa"]) is float and layer["s_fa"] == 0.5
+    layer["t"] = np.int64(8)
+    assert type(layer["t"]) is int and layer["t"] == 8
+    layer["gmm"] = np.bool_(True)
+    assert layer["gmm"] is True
+
