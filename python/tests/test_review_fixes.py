@@ -177,3 +177,26 @@ def test_numpy_numbers_are_taken_by_value(records: oprec.Records) -> None:
     layer["gmm"] = np.bool_(True)
     assert layer["gmm"] is True
 
+
+# 7. A name whose value is None is a TypeError, as Python's would be; the
+# caller's own exceptions pass through as eval lets them.
+def test_expression_tells_none_from_missing() -> None:
+    from oprec.compat import op_records as m
+
+    expr = m.Expression.parse("a + 1")
+    with pytest.raises(TypeError):
+        eval("a + 1", {"__builtins__": {}}, {"a": None})
+    with pytest.raises(TypeError):
+        expr.expr({"a": None})
+    with pytest.raises(NameError):
+        expr.expr({})
+
+    class Raising(dict):
+        def __missing__(self, name: str):
+            raise LookupError(name)
+
+    with pytest.raises(LookupError) as info:
+        expr.expr(Raising())
+    assert type(info.value) is LookupError
+    assert m.Expression.parse("1 if c else a").expr({"c": 1, "a": None}) == 1  # only where read
+

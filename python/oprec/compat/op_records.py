@@ -72,13 +72,21 @@ class Expression:
 
     def expr(self, names: Mapping[str, Any]) -> Any:
         """The value, Python's semantics; a name ``names`` lacks is asked of it by subscript
-        (so a dict subclass's ``__missing__`` supplies it), ``NameError`` where none does."""
+        (so a dict subclass's ``__missing__`` supplies it), ``NameError`` where none does.
+
+        As ``eval`` with ``names`` for its locals: a ``KeyError`` from the lookup
+        (``__missing__`` included) leaves the name unbound (``NameError``), any
+        other exception passes through, and a name whose value is ``None`` is a
+        ``TypeError`` (the language computes with numbers only)."""
 
         def lookup(name: str) -> Any:
             try:
-                return names[name]
+                value = names[name]
             except KeyError:
-                return None
+                return None  # unbound: the interpreter raises NameError
+            if value is None:
+                raise TypeError(f"name {name!r} is None, not a number")
+            return value
 
         return self._compiled.evaluate(lookup)
 
