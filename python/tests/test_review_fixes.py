@@ -200,3 +200,14 @@ def test_expression_tells_none_from_missing() -> None:
     assert type(info.value) is LookupError
     assert m.Expression.parse("1 if c else a").expr({"c": 1, "a": None}) == 1  # only where read
 
+
+# 8. Expression(source, names), as the spec's frozen dataclass allows.
+def test_expression_from_its_fields() -> None:
+    from oprec.compat import op_records as m
+
+    expr = m.Expression("a * 2", frozenset({"a"}))
+    assert expr.expr({"a": 3}) == 6 and expr(dict(a=4)) == 8
+    assert expr == m.Expression.parse("a * 2") and hash(expr) == hash(m.Expression.parse("a * 2"))
+    with pytest.raises(m.ModelSpecError):
+        m.Expression("a +", frozenset({"a"}))
+

@@ -53,7 +53,16 @@ class Expression:
 
     source: str
     names: FrozenSet[str]
-    _compiled: _Compiled = field(repr=False, compare=False, hash=False)
+    _compiled: Optional[_Compiled] = field(default=None, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """``Expression(source, names)`` as the reference builds it: ``source`` compiled here."""
+        if self._compiled is None:
+            try:
+                compiled = _Compiled(self.source, "expr")
+            except RecordsError as e:
+                raise ModelSpecError(f"expr: {e}") from e
+            object.__setattr__(self, "_compiled", compiled)
 
     @staticmethod
     def parse(source: Union[str, int, float], where: str = "expr") -> "Expression":
