@@ -75,10 +75,10 @@ void register_batch(py::module_& m) {
     py::class_<BoundLayer> layer = py::reinterpret_borrow<py::class_<BoundLayer>>(m.attr("Layer"));
     layer.def(
         "grid",
-        [](const BoundLayer& b, py::dict axes_in, const std::string& on_error) {
+        [](const BoundLayer& b, py::object axes_in, const std::string& on_error) {
             const bool raise_errors = raises(on_error);
             std::vector<Axis> axes;
-            for (auto [name, values] : axes_in) {
+            for (auto [name, values] : as_dict(axes_in)) {
                 Axis a{name.cast<std::string>(), {}};
                 for (py::handle v : py::iter(values)) a.values.push_back(to_field(v, a.field));
                 axes.push_back(std::move(a));

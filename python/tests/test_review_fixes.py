@@ -211,3 +211,14 @@ def test_expression_from_its_fields() -> None:
     with pytest.raises(m.ModelSpecError):
         m.Expression("a +", frozenset({"a"}))
 
+
+# 9. grid takes any mapping of axes, as stubbed.
+def test_grid_takes_any_mapping(records: oprec.Records) -> None:
+    from collections import OrderedDict
+    from types import MappingProxyType
+
+    layer = records.layer_file(LLAMA)
+    axes = {"t": [1, 2], "cp": [1, 2]}
+    expected = layer.grid(axes)
+    assert layer.grid(MappingProxyType(axes)) == expected
+    assert layer.grid(OrderedDict(axes)) == expected
