@@ -24,11 +24,12 @@ def stub_names() -> Dict[str, Set[str]]:
     return out
 
 
+DUNDERS = ("__init__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__len__", "__iter__",
+           "__copy__", "__deepcopy__")
+
+
 def public(obj: object) -> Set[str]:
-    return {n for n in vars(obj) if not n.startswith("_") or n in ("__init__", "__getitem__", "__setitem__",
-                                                                    "__delitem__", "__contains__", "__len__", "__iter__",
-                                                                    "__copy__",
-                                                                    "__deepcopy__")}
+    return {n for n in vars(obj) if not n.startswith("_") or n in DUNDERS}
 
 
 def test_stubs_name_every_class_and_function() -> None:
