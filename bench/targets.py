@@ -12,7 +12,7 @@ REFERENCE_LAYER_NS = 48_000  # the Python reference's layer_bytes on typical con
 
 
 def python_rows(path, target):
-    """The Python package's targets (issue 18), from bench/python_bench.py."""
+    """The Python package's targets, from bench/python_bench.py."""
     runs = {b["name"]: b["cpu_time"] for b in json.load(open(path))["benchmarks"]}
     for label in ("llama2-7b", "deepseek-v3-moe"):
         reprice = runs.get(f"PY_Reprice/{label}")

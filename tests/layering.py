@@ -13,13 +13,19 @@ ORDER = ["diag", "value", "syntax", "format", "yaml", "code", "check", "convert"
 ALLOWED = {stage: set(ORDER[: i + 1]) for i, stage in enumerate(ORDER)}
 ALLOWED["lint"] = {"diag", "value", "syntax", "format", "yaml", "code", "check", "lint"}
 
-src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")
-bad = []
-for stage in ORDER:
-    for path in sorted((src / stage).glob("*.[hc]*")):
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            m = re.match(r'#include "([a-z_]+)/', line)
-            if m and m.group(1) in ORDER and m.group(1) not in ALLOWED[stage]:
-                bad.append(f"{path}:{number}: {stage} includes {m.group(1)}/, a later stage")
-print("\n".join(bad) if bad else f"layering: ok ({len(ORDER)} stages)")
-sys.exit(1 if bad else 0)
+
+
+def main(src):
+    bad = []
+    for stage in ORDER:
+        for path in sorted((src / stage).glob("*.[hc]*")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                m = re.match(r'#include "([a-z_]+)/', line)
+                if m and m.group(1) in ORDER and m.group(1) not in ALLOWED[stage]:
+                    bad.append(f"{path}:{number}: {stage} includes {m.group(1)}/, a later stage")
+    print("\n".join(bad) if bad else f"layering: ok ({len(ORDER)} stages)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "src")))

@@ -15,3 +15,4 @@
 #include "oprec/layer.h"   // IWYU pragma: export
 #include "oprec/number.h"  // IWYU pragma: export
 #include "oprec/records.h" // IWYU pragma: export
+#include "oprec/sweep.h"   // IWYU pragma: export

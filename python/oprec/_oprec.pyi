@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 Number = Union[bool, int, float]
 FieldValue = Union[Number, str, None]
@@ -81,7 +81,14 @@ class Layer:
     def __getitem__(self, name: str) -> FieldValue: ...
     def __setitem__(self, name: str, value: FieldValue) -> None: ...
     def __delitem__(self, name: str) -> None: ...
-    def __contains__(self, name: str) -> bool: ...
+    def __contains__(self, name: object) -> bool:
+        """Whether the layer states the field (False for anything but a str)."""
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]:
+        """The stated fields' names, in order."""
+    def keys(self) -> List[str]: ...
+    def values(self) -> List[FieldValue]: ...
+    def items(self) -> List[Tuple[str, FieldValue]]: ...
     def get(self, name: str, default: Any = None) -> Any: ...
     def set(self, mapping: Optional[Mapping[str, FieldValue]] = None, **fields: FieldValue) -> None:
         """Set several fields: ``layer.set(t=8, cp=2)``."""
@@ -97,7 +104,8 @@ class Layer:
     def slots(self) -> List[SlotBytes]: ...
     def op(self, op: str) -> Dict[str, Number]:
         """An op's bytes in each held slot it keeps in."""
-    def ops(self) -> Dict[str, Dict[str, Number]]: ...
+    def ops(self) -> Dict[str, Dict[str, Number]]:
+        """:meth:`op` for each name of :attr:`Records.ops` (the ops, then the parts), in that order."""
     def settings(self) -> List[Dict[str, Any]]:
         """Every switch setting as a selective layer: ``switches``, ``parts``, ``total``."""
     def report(self, only: Optional[str] = None) -> Dict[str, Any]:
@@ -112,8 +120,9 @@ class Layer:
         priced on a copy with the GIL released; ``on_error="none"`` gives None
         where a point raises."""
 
-def price_many(layers: Sequence[Layer], *, on_error: OnError = "raise") -> List[Optional[Number]]:
-    """Each layer's total, the GIL released (no other thread may use these layers meanwhile)."""
+def price_many(layers: Iterable[Layer], *, on_error: OnError = "raise") -> List[Optional[Number]]:
+    """Each layer's total, priced on copies with the GIL released; ``TypeError`` (naming its index) for an
+    item that is not a :class:`Layer`."""
 
 def hf_layer(records: Records, config: PathLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring",
              sp: bool = True, ep: int = 1, etp: int = 1, mbs: int = 1, seq: Optional[int] = None,
@@ -127,7 +136,9 @@ class ObjectPricer:
 
     def __init__(self, records: Records) -> None: ...
     def bind(self, ccfg: Any, ctx: Any, switches: Optional[Mapping[str, Any]] = None,
-             overrides: Optional[Mapping[str, Any]] = None) -> Layer: ...
+             overrides: Optional[Mapping[str, Any]] = None) -> Layer:
+        """A copy of the layer for ``ccfg`` under ``ctx``; an override of a name the pricer does not
+        bind (``kv_shards``, ``total``) raises :class:`oprec.LayerError`."""
     def layer_bytes(self, ccfg: Any, ctx: Any, switches: Optional[Mapping[str, Any]] = None) -> Dict[str, Number]: ...
     def slot_bytes(self, ccfg: Any, ctx: Any, slot: str, switches: Optional[Mapping[str, Any]] = None,
                    overrides: Optional[Mapping[str, Any]] = None, only: Optional[str] = None) -> Number: ...

@@ -75,10 +75,10 @@ void register_batch(py::module_& m) {
     py::class_<BoundLayer> layer = py::reinterpret_borrow<py::class_<BoundLayer>>(m.attr("Layer"));
     layer.def(
         "grid",
-        [](const BoundLayer& b, py::dict axes_in, const std::string& on_error) {
+        [](const BoundLayer& b, py::object axes_in, const std::string& on_error) {
             const bool raise_errors = raises(on_error);
             std::vector<Axis> axes;
-            for (auto [name, values] : axes_in) {
+            for (auto [name, values] : as_dict(axes_in)) {
                 Axis a{name.cast<std::string>(), {}};
                 for (py::handle v : py::iter(values)) a.values.push_back(to_field(v, a.field));
                 axes.push_back(std::move(a));
@@ -97,15 +97,26 @@ void register_batch(py::module_& m) {
 
     m.def(
         "price_many",
-        [](const std::vector<BoundLayer*>& layers, const std::string& on_error) {
+        [](py::iterable layers_in, const std::string& on_error) {
             const bool raise_errors = raises(on_error);
+            // Copies, taken with the GIL held: pricing changes a layer's
+            // scratch, so the caller's own are not priced unlocked.
+            std::vector<Layer> layers;
+            std::size_t index = 0;
+            for (py::handle item : layers_in) {
+                if (!py::isinstance<BoundLayer>(item))
+                    throw py::type_error("price_many: item " + std::to_string(index) + " is " +
+                                         std::string(Py_TYPE(item.ptr())->tp_name) + ", not an oprec.Layer");
+                layers.push_back(item.cast<const BoundLayer&>().layer);
+                ++index;
+            }
             Outcome o;
             o.totals.reserve(layers.size());
             {
                 py::gil_scoped_release released;
-                for (BoundLayer* b : layers) {
+                for (Layer& l : layers) {
                     try {
-                        o.totals.emplace_back(b->layer.total());
+                        o.totals.emplace_back(l.total());
                     } catch (const PricingError& e) {
                         o.totals.emplace_back(std::nullopt);
                         if (!o.first_error) o.first_error = e;
@@ -116,7 +127,7 @@ void register_batch(py::module_& m) {
             return results(o, raise_errors);
         },
         "layers"_a, py::kw_only(), "on_error"_a = "raise",
-        "Each layer's total, the GIL released (no other thread may use these layers meanwhile).");
+        "Each layer's total, priced on copies with the GIL released; TypeError for an item that is not a Layer.");
 }
 
 }  // namespace oprec::py_module

@@ -1,6 +1,7 @@
 #include "convert.h"
 
 #include <string>
+#include <string_view>
 
 namespace oprec::py_module {
 
@@ -37,11 +38,21 @@ Field to_field(py::handle value, std::string_view name) {
     }
     if (PyFloat_Check(v)) return Number::real(PyFloat_AS_DOUBLE(v));
     if (PyUnicode_Check(v)) return value.cast<std::string>();
-    // Other integers and floats (numpy's) by their index or float value.
+    // numpy's bool is a bool, not the number its __float__ gives.
+    const std::string_view type_name = Py_TYPE(v)->tp_name;
+    if (type_name == "numpy.bool_" || type_name == "numpy.bool") return Number::boolean(PyObject_IsTrue(v) == 1);
+    // Other integers (numpy's) by their index.
     if (PyIndex_Check(v)) {
         PyObject* index = PyNumber_Index(v);
         if (index == nullptr) throw py::error_already_set();
         return to_field(py::reinterpret_steal<py::object>(index), name);
+    }
+    // Other real numbers (fractions.Fraction, decimal.Decimal, numpy's
+    // float32) by their float value.
+    if (Py_TYPE(v)->tp_as_number != nullptr && Py_TYPE(v)->tp_as_number->nb_float != nullptr) {
+        const double f = PyFloat_AsDouble(v);
+        if (f == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+        return Number::real(f);
     }
     // An enum member (the reference's CPAlgo.ULYSSES_CP) stands for its value.
     if (py::hasattr(value, "value") && py::hasattr(value, "name")) return to_field(value.attr("value"), name);

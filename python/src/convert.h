@@ -18,8 +18,10 @@ py::object to_python(const Number& n);
 py::object to_python(const Field& f);
 py::dict to_python(const Named<Number>& named);
 
-// None, bool, int, float, str, or an enum member whose value is one of
-// them (the reference's CPAlgo). Throws LayerError naming `name`.
+// None, bool, int, float, str, an integer by its __index__, another real
+// number (Fraction, Decimal, numpy.float32) by its float value, or an enum
+// member whose value is one of them (the reference's CPAlgo). Throws
+// LayerError naming `name`.
 Field to_field(py::handle value, std::string_view name);
 
 // A mapping as a dict (Python's dict(mapping)).

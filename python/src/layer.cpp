@@ -15,6 +15,12 @@ py::dict fields(const Layer& l) {
     return out;
 }
 
+py::list keys(const Layer& l) {
+    py::list out;
+    for (const auto& [name, f] : l.fields()) out.append(py::str(name));
+    return out;
+}
+
 void set_all(BoundLayer& b, py::handle mapping) {
     for (auto [name, value] : as_dict(mapping)) {
         const std::string n = name.cast<std::string>();
@@ -59,8 +65,29 @@ void register_layer(py::module_& m) {
                  b.layer.erase(name);
              },
              "Stop stating a field (a default, if any, applies).")
-        .def("__contains__", [](const BoundLayer& b, const std::string& name) { return b.layer.field(name).has_value(); },
-             "Whether the layer states the field.")
+        .def("__contains__",
+             [](const BoundLayer& b, py::handle name) {
+                 return py::isinstance<py::str>(name) && b.layer.field(name.cast<std::string>()).has_value();
+             },
+             "Whether the layer states the field (False for anything but a str).")
+        .def("__len__", [](const BoundLayer& b) { return b.layer.fields().size(); }, "How many fields it states.")
+        .def("__iter__", [](const BoundLayer& b) { return py::iter(keys(b.layer)); },
+             "The stated fields' names, in order.")
+        .def("keys", [](const BoundLayer& b) { return keys(b.layer); }, "The stated fields' names, in order.")
+        .def("values",
+             [](const BoundLayer& b) {
+                 py::list out;
+                 for (const auto& [name, f] : b.layer.fields()) out.append(to_python(f));
+                 return out;
+             },
+             "The stated fields' values, in order.")
+        .def("items",
+             [](const BoundLayer& b) {
+                 py::list out;
+                 for (const auto& [name, f] : b.layer.fields()) out.append(py::make_tuple(py::str(name), to_python(f)));
+                 return out;
+             },
+             "The stated fields as (name, value) pairs, in order.")
         .def(
             "get",
             [](const BoundLayer& b, const std::string& name, py::object fallback) {
@@ -109,7 +136,8 @@ void register_layer(py::module_& m) {
                  for (const std::string& op : b.records.ops()) out[py::str(op)] = to_python(b.layer.op(op));
                  return out;
              },
-             "op() for every op and part.")
+             "op() for each name of Records.ops (the ops, then the parts), in that order: its bytes in each "
+             "held slot it keeps in.")
         .def("settings",
              [](const BoundLayer& b) {
                  const auto& names = b.records.switches();

@@ -72,6 +72,7 @@ public:
     // `overrides` stand for fields.
     BoundLayer& bind(py::handle ccfg, py::handle ctx, py::handle switches, py::handle overrides) {
         const bool has_overrides = !overrides.is_none() && py::len(overrides) > 0;
+        if (has_overrides) check_overrides(overrides);
         for (Read& r : fields_) update(r, ccfg, overrides, has_overrides);
         for (Read& r : context_) update(r, ctx, overrides, has_overrides);
         bind_node(ctx);
@@ -87,6 +88,19 @@ private:
         std::string name;
         int kept;  // -1: not set yet
     };
+
+    // An override of a name the pricer does not bind (kv_shards, which it
+    // computes; total; a name the records do not read) is a LayerError, for
+    // the caller to price it the reference's way, which honours it.
+    void check_overrides(py::handle overrides) const {
+        for (py::handle key : py::iter(overrides)) {
+            const auto bound = [&](const Read& r) { return r.key.equal(key); };
+            if (std::none_of(fields_.begin(), fields_.end(), bound) &&
+                std::none_of(context_.begin(), context_.end(), bound))
+                throw LayerError("override of " + py::repr(key).cast<std::string>() +
+                                 ": not a name the pricer binds");
+        }
+    }
 
     void update(Read& r, py::handle source, py::handle overrides, bool has_overrides) {
         py::object v;
@@ -179,9 +193,13 @@ void register_object_pricer(py::module_& m) {
     py::class_<ObjectPricer>(m, "ObjectPricer",
                              "Prices a config object read by attribute, as the reference's evaluators do.")
         .def(py::init<const Records&>(), "records"_a)
-        .def("bind", &ObjectPricer::bind, py::return_value_policy::reference_internal, "ccfg"_a, "ctx"_a,
-             "switches"_a = py::none(), "overrides"_a = py::none(),
-             "The bound layer for ccfg under ctx, updated in place (valid until the next call).")
+        .def(
+            "bind",
+            [](ObjectPricer& p, py::handle ccfg, py::handle ctx, py::handle switches, py::handle overrides) {
+                return BoundLayer(p.bind(ccfg, ctx, switches, overrides));
+            },
+            "ccfg"_a, "ctx"_a, "switches"_a = py::none(), "overrides"_a = py::none(),
+            "A copy of the layer for ccfg under ctx (the pricer's own stays in step with what it read).")
         .def(
             "layer_bytes",
             [](ObjectPricer& p, py::handle ccfg, py::handle ctx, py::handle switches) {

@@ -43,10 +43,12 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
         }
     // The context's switches, where it states them, stand for the layer's
     // own altogether (the reference reads one or the other).
-    const bool context_switches = !context.is_none() && as_dict(context).contains("switches");
+    // A null context.switches states none, as the JSON reader takes it.
+    py::dict ctx_dict = context.is_none() ? py::dict() : as_dict(context);
+    const bool context_switches = ctx_dict.contains("switches") && !ctx_dict["switches"].is_none();
     if (!context_switches) set_switches(b, switches);
     if (!context.is_none()) {
-        py::dict ctx = as_dict(context);
+        py::dict ctx = ctx_dict;
         for (auto [key, value] : ctx) {
             const std::string k = key.cast<std::string>();
             if (k == "micro_factor" || k == "dropless_tok_factor")

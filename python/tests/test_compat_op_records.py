@@ -1,4 +1,4 @@
-"""The drop-in op records module (oprec.compat.op_records) as hp-api.md states it:
+"""The drop-in op records module (oprec.compat.op_records) as docs/reference-python-api.md states it:
 the golden expressions through Expression, every refused source refused, and the
 golden layers priced the reference's own way, through OpRecords.evaluate with
 the seed's keep factor and EvalRecords.values."""
@@ -134,7 +134,7 @@ def test_golden_layers_through_op_records_evaluate(case: Dict[str, Any]) -> None
     assert not problems, "\n".join(problems[:10])
 
 
-# Each refusal hp-api.md lists for load_op_records, made in the reference's YAML.
+# Each refusal docs/reference-python-api.md lists for load_op_records, made in the reference's YAML.
 REFUSALS = {
     "unknown top-level key": lambda d: d.__setitem__("extra", 1),
     "op missing from the op vector": lambda d: d["ops"].pop("linrec"),

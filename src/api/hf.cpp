@@ -2,6 +2,7 @@
 // bound Layer.
 #include <fmt/format.h>
 
+#include "api/hf_strategy.h"
 #include "api/state.h"
 #include "hf/hf_config.h"
 #include "hf/model.h"
@@ -10,9 +11,7 @@
 
 namespace oprec {
 
-namespace {
-
-hf::Strategy internal_strategy(const HfStrategy& s) {
+hf::Strategy detail::internal_strategy(const HfStrategy& s) {
     hf::Strategy out;
     out.tp = s.tp;
     out.cp = s.cp;
@@ -39,8 +38,6 @@ hf::Strategy internal_strategy(const HfStrategy& s) {
     return out;
 }
 
-}  // namespace
-
 HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,
                  const HfModelChoice& choice) {
     const auto& state = detail::Access::state(records);
@@ -49,7 +46,7 @@ HfLayer hf_layer(const Records& records, const std::filesystem::path& config, co
                                      "(\"profiles.rec\")", records.source()));
     if (choice.layer && choice.kind) throw LayerError("the layer and the kind both choose the layer: give one");
     try {
-        const hf::Strategy s = internal_strategy(strategy);
+        const hf::Strategy s = detail::internal_strategy(strategy);
         const hf::HfModel model(state->program, hf::HfConfig::read(config.string()), choice.family);
         const std::size_t index = choice.layer ? static_cast<std::size_t>(*choice.layer)
                                   : choice.kind ? model.first_of(*choice.kind)

@@ -11,6 +11,7 @@
 #include "model/field_check.h"
 #include "model/layer_settings.h"
 #include "model/report.h"
+#include "value/json_writer.h"
 
 namespace oprec {
 
@@ -299,6 +300,6 @@ Report Layer::report(const ReportOptions& options) const {
     return {std::move(text.json), text.complete};
 }
 
-std::string Layer::document_json(int indent) const { return hf::layer_doc_json(state_->doc).dump(indent); }
+std::string Layer::document_json(int indent) const { return json_text(hf::layer_doc_json(state_->doc), indent); }
 
 }  // namespace oprec

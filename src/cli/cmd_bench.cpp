@@ -22,6 +22,7 @@
 #include "model/layer_settings.h"
 #include "native_baseline.h"
 #include "model/records_eval.h"
+#include "value/json_writer.h"
 
 namespace oprec::cli {
 
@@ -167,7 +168,7 @@ int run(const BenchArgs& args) {
             if (m.native_ns) native_slots[name] = *m.native_ns;
         baseline["slots_ns"] = native_slots;
         doc["hand_written_ns"] = baseline;
-        std::cout << doc.dump(2) << '\n';
+        std::cout << json_text(doc, 2) << '\n';
         return kOk;
     }
 

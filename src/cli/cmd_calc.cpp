@@ -13,6 +13,7 @@
 #include "eval/expression.h"
 #include "value/format.h"
 #include "value/text.h"
+#include "value/json_writer.h"
 
 namespace oprec::cli {
 
@@ -107,7 +108,7 @@ int run_jsonl() {
     while (std::getline(std::cin, line)) {
         ++number;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        std::cout << calc_line(line, number, failed).dump() << '\n';
+        std::cout << json_text(calc_line(line, number, failed)) << '\n';
     }
     std::cout.flush();
     return failed ? kProblems : kOk;

@@ -16,6 +16,7 @@
 #include "cli/paths.h"
 #include "model/report.h"  // has_error, for one slot's document
 #include "oprec/oprec.h"
+#include "value/json_writer.h"
 
 namespace oprec::cli {
 
@@ -117,10 +118,10 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
             } else {
                 const ordered_json doc = slot_only(records, ordered_json::parse(report_of(layer, args).json), args.slot);
                 failed = failed || has_error(doc);
-                out = doc.dump();
+                out = json_text(doc);
             }
         } catch (const LayerError& e) {  // a bad document or edit: this line only
-            out = ordered_json{{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}}.dump();
+            out = json_text(ordered_json{{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}});
             failed = true;
         }
         out += '\n';
@@ -174,7 +175,7 @@ int run(const EvalArgs& args) {
     if (!args.slot.empty()) {
         const ordered_json doc = slot_only(*records, report, args.slot);
         if (args.format == "json") {
-            std::cout << doc.dump(2) << '\n';
+            std::cout << json_text(doc, 2) << '\n';
         } else {
             // The slot's bytes, or why it has none: the error's kind and message.
             const ordered_json& bytes = doc.contains("bytes") ? doc["bytes"] : doc;

@@ -14,6 +14,7 @@
 #include "hf/model.h"
 #include "model/report.h"
 #include "value/text.h"
+#include "value/json_writer.h"
 
 namespace oprec::cli {
 
@@ -70,7 +71,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
         LayerDoc layer = model.layer(index, strategy);
         apply_edits(layer, common.edits, program);
         if (o.show_layer) {
-            std::cout << hf::layer_doc_json(layer).dump(2) << '\n';
+            std::cout << json_text(hf::layer_doc_json(layer), 2) << '\n';
             return kOk;
         }
 
@@ -93,7 +94,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
             if (input) out["full_recompute_input"] = to_json(*input);
             out["layer_doc"] = hf::layer_doc_json(layer);
             out["report"] = std::move(report);
-            std::cout << out.dump(2) << '\n';
+            std::cout << json_text(out, 2) << '\n';
             return has_error(out) ? kProblems : kOk;
         }
         const hf::Strategy shown = model.resolved(strategy);

@@ -9,6 +9,7 @@
 #include "cli/bytes_text.h"
 #include "value/format.h"
 #include "value/text.h"
+#include "value/json_writer.h"
 
 namespace oprec::cli {
 
@@ -48,7 +49,7 @@ std::string parameters(const ordered_json& doc) {
 std::string bytes_cell(const ordered_json& j) {
     if (j.is_object() && j.contains("error")) return "error: " + j["error"]["kind"].get<std::string>();
     auto v = json_value(j);
-    return v ? exact_bytes(*v) : j.dump();
+    return v ? exact_bytes(*v) : json_text(j);
 }
 
 std::string human_cell(const ordered_json& j) {

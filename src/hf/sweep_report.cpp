@@ -6,6 +6,7 @@
 
 #include "value/format.h"
 #include "value/text.h"
+#include "value/json_writer.h"
 
 namespace oprec::hf {
 
@@ -77,7 +78,7 @@ std::string json_open(const Sweep& sweep, std::size_t strategies) {
                             {"recomputed", sweep.recomputed(s)},
                             {"n_recomputed", sweep.recomputed_count(s)}});
     }
-    std::string head = ordered_json{{"model", model}, {"settings", settings}, {"planned", strategies}}.dump();
+    std::string head = json_text(ordered_json{{"model", model}, {"settings", settings}, {"planned", strategies}});
     head.pop_back();  // the closing brace: the strategies follow
     return head + ",\"strategies\":[\n";
 }
@@ -110,7 +111,7 @@ std::string json_strategy(const Sweep& sweep, const StrategyResult& r, bool firs
         out["front"] = sweep.front(r);
     }
     (void)sweep;
-    return (first ? "" : ",\n") + out.dump();
+    return (first ? "" : ",\n") + json_text(out);
 }
 
 std::string json_close(std::size_t priced, bool interrupted) {

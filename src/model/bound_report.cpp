@@ -30,11 +30,15 @@ void write(ReportWriter& out, std::string_view key, const Priced& p) {
     out.value(key, std::get<Value>(p));
 }
 
-// Python's routed + shared + router: the first error in that order, else the sum ((a + b) + c).
+// Python's routed + shared + router, evaluated as Python does: routed,
+// shared, their sum, then router and the last sum; the first error met wins.
 Priced moe_sum(const Priced& routed, const Priced& shared, const Priced& router) {
-    for (const Priced* p : {&routed, &shared, &router})
+    for (const Priced* p : {&routed, &shared})
         if (std::holds_alternative<EvalError>(*p)) return *p;
-    return attempt([&] { return (std::get<Value>(routed) + std::get<Value>(shared)) + std::get<Value>(router); });
+    const Priced both = attempt([&] { return std::get<Value>(routed) + std::get<Value>(shared); });
+    if (std::holds_alternative<EvalError>(both)) return both;
+    if (std::holds_alternative<EvalError>(router)) return router;
+    return attempt([&] { return std::get<Value>(both) + std::get<Value>(router); });
 }
 
 }  // namespace

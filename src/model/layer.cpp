@@ -291,6 +291,26 @@ std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t 
     return {line, col};
 }
 
+// Where `literal` first stands as a number token, outside any string; npos if nowhere.
+std::size_t number_token_at(std::string_view text, std::string_view literal) {
+    if (literal.empty()) return std::string_view::npos;
+    const auto number_char = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; };
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (text.compare(i, literal.size(), literal) == 0 && (i == 0 || !number_char(text[i - 1])) &&
+                   (i + literal.size() == text.size() || !number_char(text[i + literal.size()]))) {
+            return i;
+        }
+    }
+    return std::string_view::npos;
+}
+
 // nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
 std::string parse_error_detail(const std::string& what) {
     const std::size_t start = what.find("parse error");
@@ -351,7 +371,7 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
         std::string what = e.what();
         const std::size_t quote = what.find('\'');
         const std::string literal = quote == std::string::npos ? "" : what.substr(quote + 1, what.rfind('\'') - quote - 1);
-        const std::size_t at = literal.empty() ? std::string_view::npos : text.find(literal);
+        const std::size_t at = number_token_at(text, literal);
         const auto [line, col] = line_col(text, at == std::string_view::npos ? 0 : at + 1);
         throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
                             ": number " + literal + " is beyond a float's range");

@@ -15,6 +15,7 @@
 #include "repl/reports.h"
 #include "repl/table.h"
 #include "value/format.h"
+#include "value/json_writer.h"
 
 namespace oprec::repl {
 
@@ -145,7 +146,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         if (rest.empty()) {
             const auto doc = layer_doc_json(layer_);
             Table fields({false, false});
-            for (const auto& [field, v] : doc["fields"].items()) fields.row({field, v.dump()});
+            for (const auto& [field, v] : doc["fields"].items()) fields.row({field, json_text(v)});
             out.out << (layer_.fields.empty() ? "the layer states no fields\n" : fields.render());
             return true;
         }
@@ -188,7 +189,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "show") {
         no_arguments();
-        out.out << layer_doc_json(layer_).dump(2) << '\n';
+        out.out << json_text(layer_doc_json(layer_), 2) << '\n';
         return true;
     }
     if (name == "load") {

@@ -46,16 +46,41 @@ void JsonWriter::newline(std::size_t depth) {
     out_.append(depth * static_cast<std::size_t>(indent_), ' ');
 }
 
+void JsonWriter::element() {
+    if (is_array_.empty() || !is_array_.back()) return;  // at the top, or after key()
+    if (has_member_.back()) out_ += ',';
+    has_member_.back() = true;
+    newline(has_member_.size());
+}
+
 void JsonWriter::begin_object() {
+    element();
     out_ += '{';
     has_member_.push_back(false);
+    is_array_.push_back(false);
 }
 
 void JsonWriter::end_object() {
     const bool any = has_member_.back();
     has_member_.pop_back();
+    is_array_.pop_back();
     if (any) newline(has_member_.size());
     out_ += '}';
+}
+
+void JsonWriter::begin_array() {
+    element();
+    out_ += '[';
+    has_member_.push_back(false);
+    is_array_.push_back(true);
+}
+
+void JsonWriter::end_array() {
+    const bool any = has_member_.back();
+    has_member_.pop_back();
+    is_array_.pop_back();
+    if (any) newline(has_member_.size());
+    out_ += ']';
 }
 
 void JsonWriter::key(std::string_view name) {
@@ -67,19 +92,58 @@ void JsonWriter::key(std::string_view name) {
 }
 
 void JsonWriter::value(Value v) {
+    element();
     append_json_text(out_, v);
 }
 
 void JsonWriter::string(std::string_view text) {
+    element();
     append_json_string(out_, text);
 }
 
 void JsonWriter::boolean(bool b) {
+    element();
     out_ += b ? "true" : "false";
 }
 
 void JsonWriter::null() {
+    element();
     out_ += "null";
+}
+
+void JsonWriter::json(const nlohmann::ordered_json& j) {
+    using T = nlohmann::ordered_json::value_t;
+    switch (j.type()) {
+    case T::object:
+        begin_object();
+        for (const auto& [k, v] : j.items()) {
+            key(k);
+            json(v);
+        }
+        end_object();
+        return;
+    case T::array:
+        begin_array();
+        for (const auto& v : j) json(v);
+        end_array();
+        return;
+    case T::string: return string(j.get_ref<const std::string&>());
+    case T::boolean: return boolean(j.get<bool>());
+    case T::number_integer: return value(Value::integer(j.get<std::int64_t>()));
+    case T::number_unsigned: {
+        element();
+        out_ += std::to_string(j.get<std::uint64_t>());
+        return;
+    }
+    case T::number_float: return value(Value::real(j.get<double>()));
+    default: return null();  // null, and binary (never in a report)
+    }
+}
+
+std::string json_text(const nlohmann::ordered_json& j, int indent) {
+    JsonWriter out(indent);
+    out.json(j);
+    return out.take();
 }
 
 }  // namespace oprec

@@ -276,3 +276,16 @@ TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval
     CHECK(none.out.find("the layer config's field 'dh' is None, not a number [type-error]") != std::string::npos);
     CHECK(none.exit_code == 1);
 }
+
+TEST_CASE("eval: a float has the same digits however it is printed", "[cli][eval]") {
+    // 2073600000000000.0: Python's repr; nlohmann's dump would write 2.0736e+15.
+    const std::string layer = OPREC_TEST_DATA "/../examples/llama2-7b.json";
+    const std::string want = "\"bytes\": 2073600000000000.0";
+    const auto full = testing::run_oprec({"eval", "--format", "json", "--set", "s=400000000000", layer});
+    CHECK(full.out.find(want) != std::string::npos);
+    const auto slot = testing::run_oprec({"eval", "--format", "json", "--slot", "qkv", "--set", "s=400000000000", layer});
+    CHECK(slot.out.find(want) != std::string::npos);
+    const auto jsonl = testing::run_oprec({"eval", "--jsonl", "--slot", "qkv", "--set", "s=400000000000"},
+                                          json::parse(testing::read_text(layer)).dump() + "\n");
+    CHECK(jsonl.out.find("\"bytes\":2073600000000000.0") != std::string::npos);
+}

@@ -67,3 +67,10 @@ TEST_CASE("JsonWriter writes numbers as Python's json.dumps", "[value][json]") {
     CHECK(number(Value::integer(std::numeric_limits<std::int64_t>::min())) == "-9223372036854775808");
     CHECK(number(Value::boolean(false)) == "false");
 }
+
+TEST_CASE("json_text lays out any document as nlohmann's dump, floats aside", "[value][json]") {
+    const auto j = nlohmann::ordered_json::parse(
+        R"({"a": [1, [], {}, [2, {"b": null}], "x"], "c": {"d": [true, false]}, "e": 18446744073709551615, "f": -3})");
+    for (const int indent : {-1, 0, 2, 4}) CHECK(json_text(j, indent) == j.dump(indent));
+    CHECK(json_text(nlohmann::ordered_json::parse("[2073600000000000.0, 0.5]")) == "[2073600000000000.0,0.5]");
+}

@@ -118,3 +118,56 @@ TEST_CASE("fast layer reader: declines what the tree reader refuses", "[model][l
     declined("{\"fields\": {\"cp_algo\": \"r\xff\"}}");
     declined(R"({"fields": {"h": "unterminated}})");
 }
+
+TEST_CASE("a float beyond a double's range is named where it stands", "[model][layerdoc]") {
+    try {
+        parse_layer_doc_text(R"({"fields": {"a": "1e400", "b": 1e400}})", "doc");
+        FAIL("1e400 was read");
+    } catch (const LayerDocError& e) {
+        CHECK(std::string(e.what()) == "doc:1:32: number 1e400 is beyond a float's range");
+    }
+}
+
+TEST_CASE("fast layer reader: agrees with the tree reader on mutated documents", "[model][layerdoc]") {
+    // A deterministic fuzz: golden documents with bytes deleted, doubled or
+    // replaced by JSON's own characters. Wherever the fast reader reads a
+    // document the tree reader reads the same one; wherever the tree
+    // reader refuses, the fast reader has declined; nothing else is thrown.
+    const auto cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
+    std::vector<std::string> docs;
+    for (const auto& c : cases["cases"]) docs.push_back(hf::layer_doc_json(golden::layer_doc(c)).dump());
+    static constexpr char kAlphabet[] = "{}[]:,\"\\ \n0123456789.eE+-tfnul_ax\x80";
+    std::uint64_t state = 20261203;
+    const auto next = [&] {  // xorshift64: the same sequence on every machine
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    int read_fast = 0, refused = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string text = docs[next() % docs.size()];
+        for (int edits = 1 + static_cast<int>(next() % 3); edits > 0 && !text.empty(); --edits) {
+            const std::size_t at = next() % text.size();
+            const char c = kAlphabet[next() % (sizeof kAlphabet - 1)];
+            switch (next() % 3) {
+            case 0: text.erase(at, 1); break;
+            case 1: text.insert(at, 1, c); break;
+            default: text[at] = c;
+            }
+        }
+        const std::optional<LayerDoc> fast = read_layer_doc_fast(text);
+        try {
+            const LayerDoc tree = parse_layer_doc_text_tree(text, "doc");
+            if (fast) {
+                ++read_fast;
+                if (shown(*fast) != shown(tree)) FAIL("fast and tree readers differ on: " << text);
+            }
+        } catch (const LayerDocError&) {
+            ++refused;
+            if (fast) FAIL("the fast reader read what the tree reader refuses: " << text);
+        }
+    }
+    CHECK(read_fast > 1000);  // the mutations leave many documents readable
+    CHECK(refused > 1000);
+}

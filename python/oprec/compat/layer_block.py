@@ -19,6 +19,7 @@ so that their floats are the same bits.
 from __future__ import annotations
 
 import enum
+import threading
 from typing import Any, Callable, Dict, Mapping, Optional
 
 from .. import _oprec
@@ -54,15 +55,28 @@ def _resolve_cp_algo(ccfg: Any) -> CPAlgo:
     return _CP_NAMES.get(algo, CPAlgo.COLOSSALAI_CP) if isinstance(algo, str) else CPAlgo.COLOSSALAI_CP
 
 
-_pricer: Optional[_oprec.ObjectPricer] = None
+_records: Optional[_oprec.Records] = None
+_records_lock = threading.Lock()
+_local = threading.local()
 
 
 def _engine() -> _oprec.ObjectPricer:
-    """The one object pricer over the records at RECORDS_PATH, made on first use."""
-    global _pricer
-    if _pricer is None:
-        _pricer = _oprec.ObjectPricer(_oprec.Records(RECORDS_PATH))
-    return _pricer
+    """This thread's object pricer over the records at RECORDS_PATH, made on its first use.
+
+    A pricer keeps a bound layer and the values it last read between calls,
+    and a config's property may let another thread in mid-bind: one pricer
+    per thread (the records, loaded once, are shared).
+    """
+    try:
+        return _local.pricer
+    except AttributeError:
+        global _records
+        with _records_lock:
+            if _records is None:
+                _records = _oprec.Records(RECORDS_PATH)
+            records = _records
+        pricer = _local.pricer = _oprec.ObjectPricer(records)
+        return pricer
 
 
 def _complete(ctx: Any) -> bool:

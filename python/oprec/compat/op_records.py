@@ -53,7 +53,16 @@ class Expression:
 
     source: str
     names: FrozenSet[str]
-    _compiled: _Compiled = field(repr=False, compare=False, hash=False)
+    _compiled: Optional[_Compiled] = field(default=None, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """``Expression(source, names)`` as the reference builds it: ``source`` compiled here."""
+        if self._compiled is None:
+            try:
+                compiled = _Compiled(self.source, "expr")
+            except RecordsError as e:
+                raise ModelSpecError(f"expr: {e}") from e
+            object.__setattr__(self, "_compiled", compiled)
 
     @staticmethod
     def parse(source: Union[str, int, float], where: str = "expr") -> "Expression":
@@ -72,13 +81,21 @@ class Expression:
 
     def expr(self, names: Mapping[str, Any]) -> Any:
         """The value, Python's semantics; a name ``names`` lacks is asked of it by subscript
-        (so a dict subclass's ``__missing__`` supplies it), ``NameError`` where none does."""
+        (so a dict subclass's ``__missing__`` supplies it), ``NameError`` where none does.
+
+        As ``eval`` with ``names`` for its locals: a ``KeyError`` from the lookup
+        (``__missing__`` included) leaves the name unbound (``NameError``), any
+        other exception passes through, and a name whose value is ``None`` is a
+        ``TypeError`` (the language computes with numbers only)."""
 
         def lookup(name: str) -> Any:
             try:
-                return names[name]
+                value = names[name]
             except KeyError:
-                return None
+                return None  # unbound: the interpreter raises NameError
+            if value is None:
+                raise TypeError(f"name {name!r} is None, not a number")
+            return value
 
         return self._compiled.evaluate(lookup)
 

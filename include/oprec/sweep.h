@@ -1,0 +1,63 @@
+// A Hugging Face model priced over strategies and every recompute setting,
+// as `oprec sweep` prices it: per strategy and layer kind, one layer's
+// bytes kept plainly, fully recomputed, and under each of the 2^n selective
+// switch settings; the model's bytes (every layer's); and the Pareto front
+// of the model's bytes against the ops recomputed. The records must be
+// loaded with op profiles (RecordsOptions::profiles).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oprec/hf.h"
+
+namespace oprec {
+
+namespace detail {
+struct SweepState;
+}
+
+struct SweepSetting {
+    std::string name;           // "plain", "full", "selective: softmax dropout"
+    std::size_t recomputed = 0; // ops and parts it recomputes (full: all)
+};
+
+struct SweepKind {
+    std::string kind;           // the layer kind ("decoder", "moe", ...)
+    std::size_t layers = 0;     // how many layers of the model are of it
+    std::vector<Number> bytes;  // one layer's, by setting (Sweep::settings' order)
+};
+
+struct SweepRow {
+    std::string strategy;                // the strategy as the model settles it ("tp=4 cp=2 ring sp ...")
+    std::optional<std::string> skipped;  // why the model cannot take it (then nothing below)
+    std::vector<SweepKind> kinds;
+    std::vector<double> model_bytes;     // Σ layers × bytes, by setting
+    std::vector<std::size_t> front;      // the Pareto front: setting indices, fewest recomputed first
+};
+
+class Sweep {
+public:
+    // Throws LayerError for a config that cannot be read or a family that is not there.
+    Sweep(const Records& records, const std::filesystem::path& config, std::optional<std::string> family = {});
+    Sweep(const Sweep&) = delete;
+    Sweep& operator=(const Sweep&) = delete;
+    Sweep(Sweep&&) noexcept;
+    Sweep& operator=(Sweep&&) noexcept;
+    ~Sweep();
+
+    // Plain, full, then every selective setting from all switches kept to none.
+    const std::vector<SweepSetting>& settings() const;
+    // One strategy (its `recompute` and `switches` are ignored: every
+    // setting is priced). Throws PricingError where the records raise.
+    SweepRow price(const HfStrategy& strategy) const;
+
+private:
+    std::unique_ptr<detail::SweepState> state_;
+};
+
+}  // namespace oprec
