@@ -12,21 +12,12 @@
 namespace oprec {
 
 // Where the typed forms start: OPREC_TYPED_BASES' four each, then the rest.
-inline constexpr int kFirstTyped = static_cast<int>(ROp::Return) + 1;
+inline constexpr int kFirstTyped = static_cast<int>(rop_detail::kUntyped);
 
-// Whether an op's dst is an instruction to jump to.
-inline bool jumps(ROp op) {
-    return (op >= ROp::Jump && op <= ROp::Memo) || (op >= ROp::JumpUnlessCmpII && op <= ROp::JumpUnlessCmpFF);
-}
-
-// Which of an instruction's fields name cells it reads. The value before
-// (an X or Y op's, a chain's) is not a cell.
-constexpr unsigned kReadsX = 1, kReadsY = 2, kReadsZ = 4, kReadsDst = 8;
-unsigned fields_read(const RInstr& in);
-
-// Whether an untyped op reads the value before (X, Y and chain ops).
-inline bool reads_value_before(ROp op) {
-    return (op >= ROp::AddX && op <= ROp::DivY) || (op >= ROp::MulMulX && op <= ROp::DivDivX);
+// Which of an instruction's fields name cells it reads (kReadsX, ...):
+// rop_info's reads, less the value before, which is not a cell.
+constexpr unsigned fields_read(const RInstr& in) {
+    return rop_info(in.op).reads & (kReadsX | kReadsY | kReadsZ | kReadsDst);
 }
 
 // The cells an instruction reads, into `out`; how many (at most three).

@@ -36,7 +36,7 @@ using Known = std::optional<Value>;
 // types being a byte each).
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
 
-bool writes_cell(ROp op) { return op <= ROp::SumDiv; }
+bool writes_cell(ROp op) { return writes_value(op); }
 
 Value arith(ROp op, Value a, Value b) {
     switch (op) {
@@ -49,8 +49,8 @@ Value arith(ROp op, Value a, Value b) {
     default: return py::pow(a, b);
     }
 }
-// The X, Y, chain and sum ops by the Add..Div they do.
-ROp plain(ROp op, int from) { return static_cast<ROp>(static_cast<int>(ROp::Add) + static_cast<int>(op) - from); }
+// The Add..Div an X, Y or sum op does (rop_info's does).
+ROp plain(ROp op) { return rop_info(op).does; }
 
 // What an untyped value-writing instruction writes, where what it reads is
 // known and the exact arithmetic does not raise.
@@ -77,19 +77,17 @@ Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last)
             if (!x) return std::nullopt;
             return x->truthy() ? y : k[in.z];
         case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:
-            return all({&last, &y}) ? Known(arith(plain(in.op, int(ROp::AddX)), *last, *y)) : std::nullopt;
+            return all({&last, &y}) ? Known(arith(plain(in.op), *last, *y)) : std::nullopt;
         case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
-            return all({&x, &last}) ? Known(arith(plain(in.op, int(ROp::AddY)), *x, *last)) : std::nullopt;
+            return all({&x, &last}) ? Known(arith(plain(in.op), *x, *last)) : std::nullopt;
         case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX: case ROp::DivDivX: {
             if (!all({&last, &x, &y})) return std::nullopt;
-            const int n = static_cast<int>(in.op) - static_cast<int>(ROp::MulMulX);
-            const ROp first = n < 2 ? ROp::Mul : ROp::Div, second = n % 2 == 0 ? ROp::Mul : ROp::Div;
-            return arith(second, arith(first, *last, *x), *y);
+            return arith(rop_info(in.op).does, arith(rop_info(in.op).first, *last, *x), *y);
         }
         case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: {
             const Known& sum = k[in.dst];
             if (!all({&sum, &x, &y})) return std::nullopt;
-            return py::add(*sum, arith(plain(in.op, int(ROp::SumAdd)), *x, *y));
+            return py::add(*sum, arith(plain(in.op), *x, *y));
         }
         default: return std::nullopt;
         }
@@ -218,8 +216,9 @@ void forward_copies(RegisterCode& code) {
         if (move.op != ROp::Move || writes[move.dst] != 1 || (move.x >= fixed && writes[move.x] != 1)) continue;
         if (i + 1 < instrs.size() && reads_value_before(instrs[i + 1].op)) {
             RInstr& next = instrs[i + 1];
-            if (next.op >= ROp::AddX && next.op <= ROp::DivX) next.op = plain(next.op, int(ROp::AddX)), next.x = move.x;
-            else if (next.op >= ROp::AddY && next.op <= ROp::DivY) next.op = plain(next.op, int(ROp::AddY)), next.y = move.x;
+            const unsigned reads = rop_info(next.op).reads;
+            if (reads == (kReadsLast | kReadsY)) next.op = plain(next.op), next.x = move.x;        // an X op
+            else if (reads == (kReadsX | kReadsLast)) next.op = plain(next.op), next.y = move.x;   // a Y op
             else continue;  // a chain reads the value before: the Move stays
         }
         for (RInstr& in : instrs) {
@@ -304,7 +303,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     std::size_t landings = 0;
     for (std::uint32_t i = 0; i < instrs.size(); ++i) {
         const RInstr& in = instrs[i];
-        if (in.op > ROp::Return) return {};  // typed already: the walk reads untyped code only
+        if (!is_untyped(in.op)) return {};  // typed already: the walk reads untyped code only
         std::array<std::size_t, 2> t{};
         for (int n = tested(in, at, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
         if (!jumps(in.op)) continue;
