@@ -4,6 +4,7 @@
 // thread; every Layer made from it keeps it alive.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,6 +20,15 @@ namespace detail {
 struct RecordsState;
 }
 
+// Which of the evaluator's tiers prices a layer (docs/performance.md,
+// "Working in the fast tier"): Auto, the fastest that can (the default);
+// Tree, every expression walked as a tree; StraightLine, the layer's
+// straight-line run; Registers, its untyped register run. Each gives the
+// same bits and errors: the switch is for comparing them.
+enum class Tier : std::uint8_t { Auto, Tree, StraightLine, Registers };
+// "auto", "tree", "straight-line", "registers"; nullopt for any other text.
+std::optional<Tier> parse_tier(std::string_view text);
+
 struct RecordsOptions {
     // Holds records/ and stdlib/; empty: the installed data, else the source
     // tree the library was built from.
@@ -28,6 +38,8 @@ struct RecordsOptions {
     // Op profiles to load with the records (what the Hugging Face front end
     // needs): a path, or a name found like an import ("profiles.rec").
     std::optional<std::filesystem::path> profiles;
+    // Which tier prices the layers made from these records.
+    Tier tier = Tier::Auto;
 };
 
 class Records {
