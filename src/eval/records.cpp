@@ -7,6 +7,7 @@
 
 #include "code/interp.h"
 #include "eval/register_code.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 

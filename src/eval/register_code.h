@@ -357,6 +357,11 @@ struct RegisterPin {
     Value value;
 };
 
+// The passes, a header each: register_compile.h (compile_registers, the
+// untyped code from a program), register_types.h (specialise: typed for
+// one layer), register_pin.h (pin_branches), register_fuse.h (fuse_pairs),
+// register_run.h (thread_registers, run_registers); register_edit.h and
+// register_flow.h hold what they share.
 struct RegisterCode {
     std::vector<RInstr> instrs;
     std::uint32_t names = 0;      // cells [0, names): the bound names, by NameId, copied in each run
@@ -370,44 +375,11 @@ struct RegisterCode {
     std::vector<RThreaded> threaded;
 };
 
-// Makes code.threaded from code.instrs.
-void thread_registers(RegisterCode& code);
-
 // Whether every pinned name has its pinned value (bit for bit) in `names`.
 inline bool pins_hold(const RegisterCode& code, const Value* names) {
     for (const RegisterPin& pin : code.pins)
         if (!identical(names[pin.name], pin.value)) return false;
     return true;
 }
-
-// nullopt where the program is beyond the form's limits (65,535 cells or
-// instructions, 64 memo bits, expressions nested deeper than it follows);
-// the layer is then run by LayerCode alone.
-std::optional<RegisterCode> compile_registers(const Program& program);
-
-// The same run with the arithmetic on operands of known type in typed
-// instructions, which test no type: for bound names of these types (a
-// run on names of any other types computes wrong values). The types of
-// every value follow from the names' and the constants' (an int product is
-// an int or gives up, a quotient a float, ...), where no keep test or
-// branch leaves them open. With `keep`, for that keep mask too: where an
-// entry is kept, or not, is then known, and so is the type of more sums (a
-// run with another mask computes wrong values); without it, for any mask.
-// Then shorter: a sum's start read as the constant 0 where it is one, and
-// dropped where the mask keeps the first entry; typed pairs fused
-// (register_edit.h). With `pin`, first the branches decided for the values
-// of the names their tests read (pin_branches): the run is then for those
-// values too (its `pins`: check pins_hold before each run). nullopt where
-// nothing could be typed or decided.
-std::optional<RegisterCode> specialise(const RegisterCode& code, const Value* names,
-                                       const std::uint8_t* keep = nullptr, bool pin = false);
-
-// One run on `names` (every one bound: Bindings::all_bound), writing held
-// flags and held slots' values by SlotId as LayerCode's run does; of
-// code.threaded (it gives up where that is not `instrs` threaded). `cells`
-// is scratch, grown as needed. False: it gave up, and what it wrote is to
-// be ignored.
-bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
-                   Value* slot_values, std::vector<Value>& cells);
 
 }  // namespace oprec

@@ -9,7 +9,9 @@
 #include <unordered_map>
 
 #include "eval/register_code.h"
+#include "eval/register_compile.h"
 #include "eval/register_edit.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 

@@ -1,6 +1,6 @@
 // Editing register code, for the passes over it (the compiler's peepholes,
-// specialise's pairs): what an instruction reads and where it jumps, and
-// dropping instructions.
+// specialise, pin_branches, fuse_pairs): what an instruction reads, where
+// jumps land, and dropping instructions.
 #pragma once
 
 #include <array>
@@ -32,17 +32,5 @@ std::vector<std::uint32_t> landing_counts(const std::vector<RInstr>& code);
 // Removes the instructions `gone` marks (by index); a jump to one lands on
 // the next kept. The caller knows that what they did is not needed.
 void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t>& gone);
-
-// The branches of untyped code decided for the values of the names their
-// tests read, where those values decide them (and, with `keep`, for that
-// mask: which entries are kept); what no path reaches then dropped. The
-// names and values it decided for (none: nothing decided): register_pin.cpp.
-std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep);
-
-// Each typed Add..Div followed by the typed X or Y op that reads its value
-// (or by a typed Add..Div reading its cell on one side), where nothing else
-// reads the cell it wrote and no jump lands between them, made one pair
-// instruction (ROp::Pair...): register_fuse.cpp.
-void fuse_pairs(RegisterCode& code);
 
 }  // namespace oprec

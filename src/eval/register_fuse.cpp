@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "eval/register_edit.h"
+#include "eval/register_fuse.h"
 
 namespace oprec {
 

@@ -24,6 +24,8 @@
 
 #include "eval/register_code.h"
 #include "eval/register_edit.h"
+#include "eval/register_flow.h"
+#include "eval/register_pin.h"
 
 namespace oprec {
 
@@ -299,18 +301,19 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     const Layout at{cells, cells + slots};
     const std::size_t width = at.memo + code.memos;
     std::vector<std::size_t> tests;
-    std::vector<std::int32_t> landing(instrs.size(), -1);
-    std::size_t landings = 0;
-    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
-        const RInstr& in = instrs[i];
-        if (!is_untyped(in.op)) return {};  // typed already: the walk reads untyped code only
+    for (const RInstr& in : instrs) {
         std::array<std::size_t, 2> t{};
         for (int n = tested(in, at, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
-        if (!jumps(in.op)) continue;
-        if (in.dst <= i || in.dst >= instrs.size()) return {};  // the walk follows forward jumps only
-        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
     }
-    if (tests.empty() || (landings + 1) * width > kMaxStateCells) return {};
+    // Each instruction a jump lands on gets a state: the values the jumps
+    // to it bring, where they agree (register_flow.h).
+    using Flow = ForwardFlow<Known, void (*)(Known*, const Known*, std::size_t)>;
+    Flow flow;
+    const auto merge = [](Known* into, const Known* from, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            if (into[k] && !(from[k] && identical(*into[k], *from[k]))) into[k].reset();
+    };
+    if (tests.empty() || !flow.start(instrs, width, kMaxStateCells, merge)) return {};
     const std::vector<RInstr> before = instrs;  // what the slices read
     const Writers writers(before, at.held, width);
     const std::vector<std::uint8_t> seeded = names_behind(before, code.names, writers, tests);
@@ -320,18 +323,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         if (seeded[k]) state[k] = names[k];
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = code.consts[k];
     for (std::size_t k = 0; k < code.memos; ++k) state[at.memo + k] = Value::boolean(false);  // a run starts with none set
-    std::vector<Known> landed(landings * width);
-    std::vector<std::uint8_t> any_landed(landings, 0);
-    const auto merge = [](Known* into, const Known* from, std::size_t n) {
-        for (std::size_t k = 0; k < n; ++k)
-            if (into[k] && !(from[k] && identical(*into[k], *from[k]))) into[k].reset();
-    };
-    const auto bring = [&](std::size_t target, const std::vector<Known>& from) {
-        Known* const into = landed.data() + std::size_t(landing[target]) * width;
-        if (any_landed[landing[target]]) return merge(into, from.data(), width);
-        std::copy(from.begin(), from.end(), into);
-        any_landed[landing[target]] = 1;
-    };
+    const auto bring = [&](std::size_t target, const std::vector<Known>& from) { flow.bring(target, from.data()); };
 
     std::vector<std::uint8_t> gone(instrs.size(), 0), known_write(instrs.size(), 0);
     std::vector<std::size_t> decided;    // the cells decided tests read
@@ -340,13 +332,11 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     Known last;
     for (std::size_t i = 0; i < instrs.size(); ++i) {
         RInstr& in = instrs[i];
-        if (landing[i] >= 0 && any_landed[landing[i]]) {
-            const Known* const brought = landed.data() + std::size_t(landing[i]) * width;
-            if (live) merge(state.data(), brought, width);
-            else std::copy(brought, brought + width, state.begin());
+        const Flow::Arrival arrival = flow.arrive(i, state, live);
+        if (arrival == Flow::Arrival::Joined) {
             last.reset();
             live = true;
-        } else if (!live) {
+        } else if (arrival == Flow::Arrival::Unreached) {
             gone[i] = 1;  // nothing gets here
             continue;
         }
@@ -415,7 +405,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         } else if (jumps(in.op) && (!tests_keep || skips)) {
             bring(in.dst, state);
         }
-        if (in.op == ROp::Jump || in.op == ROp::GiveUp || in.op == ROp::Return || skips) live = false;
+        if (ends_path(in.op) || skips) live = false;
     }
     if (decided.empty()) return {};
 

@@ -6,6 +6,7 @@
 
 #include "code/fast_arith.h"
 #include "eval/register_code.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 

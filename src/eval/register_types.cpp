@@ -25,6 +25,11 @@
 
 #include "eval/register_code.h"
 #include "eval/register_edit.h"
+#include "eval/register_flow.h"
+#include "eval/register_fuse.h"
+#include "eval/register_pin.h"
+#include "eval/register_run.h"
+#include "eval/register_types.h"
 
 namespace oprec {
 
@@ -119,14 +124,6 @@ void merge_into(T* into, const T* from, std::size_t cells) {
     const auto* const b = reinterpret_cast<const std::uint8_t*>(from);
     for (std::size_t k = 0; k < cells; ++k) a[k] = join_bytes(a[k], b[k]);
 }
-// A join made (the state falling through, if any, and the jumps'): what is
-// still Any is known from no path.
-void land(State& state, const T* brought, bool falls_through) {
-    if (falls_through) merge_into(state.data(), brought, state.size());
-    else std::copy(brought, brought + state.size(), state.begin());
-    for (T& t : state) t = t == T::Any ? T::Open : t;
-}
-
 // With the mask known: a kept entry's product added without its keep test,
 // or the product alone where it starts the sum and is an int. True where
 // the instruction does nothing (a keep test that goes on, the step of an
@@ -171,27 +168,13 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         pinned.pins = pin_branches(pinned, names, keep);
     }
     const RegisterCode& code = pin ? pinned : untyped;
-    // Each instruction a jump lands on gets a state, in one buffer: the
-    // types the jumps to it bring, merged.
+    // Each instruction a jump lands on gets a state: the types the jumps
+    // to it bring, merged (register_flow.h).
     const std::size_t cells = code.cells;
-    std::vector<std::int32_t> landing(code.instrs.size(), -1);
-    std::size_t landings = 0;
-    for (std::size_t i = 0; i < code.instrs.size(); ++i) {
-        const RInstr& in = code.instrs[i];
-        if (!is_untyped(in.op)) return std::nullopt;  // typed already: the walk reads untyped code only
-        if (!jumps(in.op)) continue;
-        if (in.dst <= i || in.dst >= code.instrs.size()) return std::nullopt;  // the walk follows forward jumps only
-        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
-    }
-    if ((landings + 1) * cells > kMaxStateCells) return std::nullopt;
-    std::vector<T> landed(landings * cells);
-    std::vector<std::uint8_t> any_landed(landings, 0);
-    const auto bring = [&](std::size_t target, const State& from) {
-        T* const into = landed.data() + std::size_t(landing[target]) * cells;
-        if (any_landed[landing[target]]) return merge_into(into, from.data(), cells);
-        std::copy(from.begin(), from.end(), into);
-        any_landed[landing[target]] = 1;
-    };
+    using Flow = ForwardFlow<T, void (*)(T*, const T*, std::size_t)>;
+    Flow flow;
+    if (!flow.start(code.instrs, cells, kMaxStateCells, merge_into)) return std::nullopt;
+    const auto bring = [&](std::size_t target, const State& from) { flow.bring(target, from.data()); };
 
     RegisterCode out = code;
     State state(cells, T::Open);
@@ -213,12 +196,12 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
 
     for (std::size_t i = 0; i < out.instrs.size(); ++i) {
         RInstr& in = out.instrs[i];
-        if (landing[i] >= 0 && any_landed[landing[i]]) {
-            const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
-            land(state, brought, live);
+        const Flow::Arrival arrival = flow.arrive(i, state, live);
+        if (arrival == Flow::Arrival::Joined) {
+            for (T& t : state) t = t == T::Any ? T::Open : t;  // what is still Any is known from no path
             last = T::Open;
             live = true;
-        } else if (!live) {
+        } else if (arrival == Flow::Arrival::Unreached) {
             gone[i] = 1;  // nothing gets here (past a jump, or a keep test the mask says jumps)
             continue;
         }
@@ -309,7 +292,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         } else if (jumps(op) && !(k && *k)) {
             bring(in.dst, state);
         }
-        if (rop_info(op).jumps == RJumps::Always || rop_info(op).jumps == RJumps::End || (k && !*k)) live = false;
+        if (ends_path(op) || (k && !*k)) live = false;
     }
     if (!any && code.pins.empty() && code.instrs.size() == untyped.instrs.size()) return std::nullopt;
     for (const auto& [i, cell] : starts) gone[i] = gone[i] || !zero_read[cell];

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "eval/code_dump.h"
+#include "eval/register_types.h"
 #include "model/attention.h"
 #include "value/arith.h"
 
