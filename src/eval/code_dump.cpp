@@ -123,12 +123,18 @@ std::string describe(const RInstr& in, const Cells& cell) {
     return out;
 }
 
-std::string linear_operands(const Instr& in, const Code& code, const Program& program) {
-    const auto name = [&](std::uint32_t n) { return n < program.names.size() ? program.names[n] : fmt::format("name[{}]", n); };
+// `program`: where the run's records and slots are named (a layer's run).
+std::string linear_operands(const Instr& in, const Code& code, const std::vector<std::string>& names,
+                            const Program* program) {
+    const auto name = [&](std::uint32_t n) { return n < names.size() ? names[n] : fmt::format("name[{}]", n); };
     const auto constant = [&](std::uint32_t c) { return c < code.consts.size() ? repr(code.consts[c]) : fmt::format("const[{}]", c); };
     const auto fn = [&](std::uint32_t f) { return f < code.fns.size() ? code.fns[f].name : fmt::format("fn[{}]", f); };
-    const auto record = [&](std::uint32_t r) { return r < program.records.size() ? program.records[r].name : std::to_string(r); };
-    const auto slot = [&](std::uint32_t s) { return s < program.slots.size() ? program.slots[s].name : std::to_string(s); };
+    const auto record = [&](std::uint32_t r) {
+        return program != nullptr && r < program->records.size() ? program->records[r].name : std::to_string(r);
+    };
+    const auto slot = [&](std::uint32_t s) {
+        return program != nullptr && s < program->slots.size() ? program->slots[s].name : std::to_string(s);
+    };
     switch (lop_info(in.op).args) {
     case LArgs::None: return in.n != 0 ? fmt::format("n={}", in.n) : "";
     case LArgs::C: return constant(in.a);
@@ -172,6 +178,18 @@ std::string dump_registers(const RegisterCode& code, const Program& program) {
     return out;
 }
 
+std::string dump_expression(const CompiledExpr& expr) {
+    const std::uint32_t entry = expr.code.entry_of(expr.root);
+    if (entry == kNoEntry) return "straight-line code: none (the tree is walked)\n";
+    std::string out = "straight-line code:\n";
+    for (std::size_t i = entry; i < expr.code.instrs.size(); ++i) {
+        const Instr& in = expr.code.instrs[i];
+        out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, expr.code, expr.names, nullptr)));
+        if (in.op == LOp::Return) break;
+    }
+    return out;
+}
+
 std::string dump_layer_code(const LayerCode& layer, const Program& program, const RegisterCode* typed) {
     std::string out;
     if (layer.entry == kNoEntry) {
@@ -185,7 +203,7 @@ std::string dump_layer_code(const LayerCode& layer, const Program& program, cons
                 ++region;
             }
             const Instr& in = layer.code.instrs[i];
-            out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, layer.code, program)));
+            out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, layer.code, program.names, &program)));
         }
     }
     if (layer.registers) out += "\nregister code:\n" + dump_registers(*layer.registers, program);

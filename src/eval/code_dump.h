@@ -8,6 +8,7 @@
 #include <string>
 
 #include "check/program.h"
+#include "eval/expression.h"
 #include "eval/layer_code.h"
 #include "eval/register_code.h"
 
@@ -17,6 +18,10 @@ namespace oprec {
 // before wrote (an X or Y op's operand), a bound name's cell shows the
 // name, a constant's its value.
 std::string dump_registers(const RegisterCode& code, const Program& program);
+
+// One expression's straight-line code (`oprec calc --dump`), or a line
+// saying it has none (its tree is walked).
+std::string dump_expression(const CompiledExpr& expr);
 
 // The layer's run: its straight-line code from its entry, then its
 // register code, then `typed` (specialise's, for one layer) if given.
