@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "eval/register_code.h"
+#include "eval/register_run.h"
 
 namespace oprec::bench {
 namespace {

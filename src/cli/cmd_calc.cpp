@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "diag/diagnostic.h"
+#include "eval/code_dump.h"
 #include "eval/expression.h"
 #include "value/format.h"
 #include "value/text.h"
@@ -26,6 +27,8 @@ struct CalcArgs {
     std::string expr;
     std::vector<std::string> sets;
     bool jsonl = false;
+    std::string tier = "auto";  // --tier: tree walks the expression's tree
+    bool dump = false;          // --dump: its straight-line code instead of its value
 };
 
 ordered_json result_json(Value v, const std::vector<std::string>& reads) {
@@ -138,12 +141,16 @@ int run_one(const CalcArgs& args) {
         std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
         return kProblems;
     }
+    if (args.dump) {
+        std::cout << dump_expression(expr);
+        return kOk;
+    }
     try {
         Value v = evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
             auto it = bindings.find(name);
             if (it == bindings.end()) return std::nullopt;
             return it->second;
-        });
+        }, nullptr, /*tree=*/args.tier == "tree");
         std::cout << repr(v) << '\n';
         return kOk;
     } catch (const EvalError& e) {
@@ -159,6 +166,10 @@ void add_calc_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("calc", "Evaluate an expression of the records' language");
     cmd->add_option("expr", args->expr, "The expression, e.g. 'h * s / t'");
     cmd->add_option("--set", args->sets, "Bind a name: NAME=VALUE (repeatable)")->allow_extra_args(false);  // not the expression
+    cmd->add_option("--tier", args->tier,
+                    "Which run evaluates it, to compare them: auto (its straight-line code where it has one), tree, straight-line")
+        ->check(CLI::IsMember({"auto", "tree", "straight-line"}));
+    cmd->add_flag("--dump", args->dump, "Print the expression's straight-line code instead of its value");
     cmd->add_flag("--jsonl", args->jsonl,
                   "Read {\"expr\", \"bindings\"} objects, one per line, and write one result per line");
     cmd->callback([args, &exit_code, cmd] {

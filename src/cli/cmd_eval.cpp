@@ -32,6 +32,8 @@ struct EvalArgs {
     std::string only;
     std::string format = "table";
     bool jsonl = false;
+    bool dump = false;  // --dump: the layer's compiled run instead of its bytes
+    std::string tier = "auto";  // --tier: which run prices it (RecordsOptions::tier)
     HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
 };
 
@@ -142,8 +144,9 @@ int run(const EvalArgs& args) {
     }
     std::optional<Records> records;
     try {
-        records = Records::load(resolve_records(args.records),
-                                records_options());
+        RecordsOptions options = records_options();
+        options.tier = parse_tier(args.tier).value_or(Tier::Auto);  // checked by the option
+        records = Records::load(resolve_records(args.records), options);
     } catch (const RecordsError& e) {
         std::cerr << render_problems(e, isatty(2) != 0);
         return kCannotRun;
@@ -168,6 +171,10 @@ int run(const EvalArgs& args) {
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
+    }
+    if (args.dump) {
+        std::cout << layer->dump_code();
+        return kOk;
     }
     const bool as_written = args.format == "json" && args.slot.empty();  // printed as the API writes it
     const Report priced = report_of(*layer, args, as_written ? 2 : -1);
@@ -211,6 +218,11 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--only", args->only, "Also price every slot with this op (or part) alone");
     cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
     cmd->add_flag("--jsonl", args->jsonl, "Read one layer document per line from standard input, write one JSON result per line");
+    cmd->add_option("--tier", args->tier,
+                    "Which run prices the layer, to compare them: auto (the fastest that can), tree, straight-line, registers")
+        ->check(CLI::IsMember({"auto", "tree", "straight-line", "registers"}));
+    cmd->add_flag("--dump", args->dump,
+                  "Print the layer's compiled run (straight-line and register code, typed for this layer) instead of pricing it");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -3,7 +3,9 @@
 // nothing, looks up no string and makes no virtual call.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,84 @@ struct CompiledFn {
     NodeId body = 0;
 };
 
+// What a straight-line instruction's operands name (OPREC_LOPS' args
+// column), for its listing (dump_layer_code): 0 none; C consts[a]; N the
+// name a; P the fn parameter a; J the instruction a (a jump's target); F
+// fns[a]; S slot a; NN the names a and b; CN consts[a] and the name b; CP
+// consts[a] and the parameter b; NC the name a and consts[b]; CNN
+// consts[n] and the names a and b; JR a jump to a and record b; JS a jump
+// to a and slot b; JF a jump to a and fns[b]; NCS the name a, consts[b]
+// and slot n.
+enum class LArgs : std::uint8_t { None, C, N, P, J, F, S, NN, CN, CP, NC, CNN, JR, JS, JF, NCS };
+
+// The straight-line ops, each declared once, M(name, args), in the order of
+// enum class LOp (the interpreter's dispatch table follows it too).
+#define OPREC_LOPS(M)                                                                              \
+    /* acc = operand; push acc */                                                                  \
+    M(Const, C) M(Load, N) M(Param, P) M(Total, 0) M(Push, 0)                                      \
+    /* acc = acc op the constant (C), the name (N), the parameter (P), total (T), or the value */  \
+    /* popped (S): five kinds (kLOpKinds) of each of Add..Pow, in that order */                    \
+    M(AddC, C) M(AddN, N) M(AddP, P) M(AddT, 0) M(AddS, 0)                                         \
+    M(SubC, C) M(SubN, N) M(SubP, P) M(SubT, 0) M(SubS, 0)                                         \
+    M(MulC, C) M(MulN, N) M(MulP, P) M(MulT, 0) M(MulS, 0)                                         \
+    M(DivC, C) M(DivN, N) M(DivP, P) M(DivT, 0) M(DivS, 0)                                         \
+    M(FloorDivC, C) M(FloorDivN, N) M(FloorDivP, P) M(FloorDivT, 0) M(FloorDivS, 0)                \
+    M(ModC, C) M(ModN, N) M(ModP, P) M(ModT, 0) M(ModS, 0)                                         \
+    M(PowC, C) M(PowN, N) M(PowP, P) M(PowT, 0) M(PowS, 0)                                         \
+    /* acc = consts[a] op acc, where the left operand is a constant and the right one is not */    \
+    /* simple: the constant cannot fail, so it is read after */                                    \
+    M(AddR, C) M(SubR, C) M(MulR, C) M(DivR, C) M(FloorDivR, C) M(ModR, C) M(PowR, C)              \
+    /* acc = the name a op the name b, the commonest pair (`s * b`): Load+MulN in one; their */    \
+    /* nodes, for errors, are node's operands */                                                  \
+    M(AddNN, NN) M(SubNN, NN) M(MulNN, NN) M(DivNN, NN) M(FloorDivNN, NN) M(ModNN, NN) M(PowNN, NN) \
+    M(PushL, N)      /* push acc, then acc = the name a (b: its node): Push+Load */               \
+    /* push acc, then AddNN..DivNN (`... * (n_attMM + n_attParamCast)`) */                         \
+    M(PushAddNN, NN) M(PushSubNN, NN) M(PushMulNN, NN) M(PushDivNN, NN)                            \
+    /* acc = consts[a] op the name b (`0.5 * h`; the name's node: node's rhs) */                   \
+    M(AddCN, CN) M(SubCN, CN) M(MulCN, CN) M(DivCN, CN) M(FloorDivCN, CN) M(ModCN, CN) M(PowCN, CN) \
+    /* acc = (acc op1 the name a) op2 the name b, or op2 total (`... * cp / kv_shards`, */         \
+    /* `* bytes_compute * total`): node is op2's, its lhs op1's */                                 \
+    M(MulNMulN, NN) M(MulNDivN, NN) M(DivNMulN, NN) M(DivNDivN, NN)                                \
+    M(MulNMulT, N) M(MulNDivT, N) M(DivNMulT, N) M(DivNDivT, N)                                    \
+    /* acc = consts[a] op the fn parameter b (`0.5 * width`) */                                    \
+    M(AddCP, CP) M(SubCP, CP) M(MulCP, CP) M(DivCP, CP) M(FloorDivCP, CP) M(ModCP, CP) M(PowCP, CP) \
+    M(CmpNC, NC)     /* acc = (the name a cmp consts[b]) (the name's node: node's first operand) */ \
+    /* acc = acc outer (the name a inner the name b), `/ (t * cp)`, for outer Add, Sub, Mul, */    \
+    /* Div and inner Add, Mul, in this order: node is the outer operator, its rhs the inner one */ \
+    M(AddAddNN, NN) M(AddMulNN, NN) M(SubAddNN, NN) M(SubMulNN, NN)                                \
+    M(MulAddNN, NN) M(MulMulNN, NN) M(DivAddNN, NN) M(DivMulNN, NN)                                \
+    /* the same with consts[n] for acc, `0.25 * (n_attMM + n_attParamCast)` */                     \
+    M(AddAddCNN, CNN) M(AddMulCNN, CNN) M(SubAddCNN, CNN) M(SubMulCNN, CNN)                        \
+    M(MulAddCNN, CNN) M(MulMulCNN, CNN) M(DivAddCNN, CNN) M(DivMulCNN, CNN)                        \
+    M(PushN, N)      /* push the name a (b: its node) */                                           \
+    M(CmpC, C)       /* acc = (acc cmp consts[a]) */                                               \
+    M(CmpN, N)       /* acc = (acc cmp the name a) (b: its node) */                                \
+    M(Neg, 0) M(Pos, 0) M(Not, 0)                                                                  \
+    /* to a; the conditional ones test acc and keep it */                                          \
+    M(Jump, J) M(JumpIfFalse, J) M(JumpIfTrue, J)                                                  \
+    M(CmpChain, J)   /* lhs = pop; if not (lhs cmp acc): acc = False, jump to a (acc stays the next lhs otherwise) */ \
+    M(CmpLast, 0)    /* acc = (pop cmp acc) */                                                     \
+    M(Max, 0) M(Min, 0) /* of the n-1 values pushed and acc */                                     \
+    M(Call, F)       /* fns[a] of the n values pushed */                                           \
+    /* a layer's run (layer_code.h) only: b is a record or slot */                                 \
+    M(Kept, JR)      /* unless keep[b]: jump to a */                                               \
+    M(KeptFirst, JR) /* unless keep[b]: total = int 0, jump to a (a slot's first entry) */         \
+    M(ZeroTotal, 0)  /* total = int 0 */                                                           \
+    M(FirstTotal, 0) /* total = int 0 + acc (Python's sum, its first step) */                      \
+    M(AddTotal, 0)   /* total = total + acc (Python's sum) */                                      \
+    /* FirstTotal or AddTotal, then the next entry's Kept, which follows it for a jump from a */   \
+    /* dropped entry to land on: kept, skip it */                                                  \
+    M(FirstTotalKept, JR) M(AddTotalKept, JR)                                                      \
+    M(Held, S)       /* held[a] = bool(acc) */                                                     \
+    M(HeldNC, NCS)   /* held[n] = (the name a cmp consts[b]): a `when` that is CmpNC alone */      \
+    M(SkipUnlessHeld, JS) /* unless held[b]: jump to a */                                          \
+    M(StoreSlot, S)  /* held[a] = true, slot_values[a] = acc (a slot with no `when` is written here alone) */ \
+    /* a call of fns[b] inlined into a layer's run, where no fn's frame is live: Enter makes the */ \
+    /* n values pushed the parameters (or, too deep for the stack, walks the body's tree as Call */ \
+    /* does and jumps to a); the body's code follows, then Leave pops them */                     \
+    M(Enter, JF) M(Leave, 0)                                                                       \
+    M(Return, 0)
+
 // The straight-line form of a whole expression (see interp.h): an
 // accumulator machine. Each instruction leaves its result in the
 // accumulator; a binary operator whose right operand is a constant, a name,
@@ -51,69 +131,49 @@ struct CompiledFn {
 // Jumps keep Python's laziness. Same operations in the same order as the
 // tree, so the same bits and the same errors, at a fraction of the cost.
 enum class LOp : std::uint8_t {
-    Const, Load, Param, Total,  // acc = operand
-    Push,                       // push acc
-    AddC, AddN, AddP, AddT, AddS,
-    SubC, SubN, SubP, SubT, SubS,
-    MulC, MulN, MulP, MulT, MulS,
-    DivC, DivN, DivP, DivT, DivS,
-    FloorDivC, FloorDivN, FloorDivP, FloorDivT, FloorDivS,
-    ModC, ModN, ModP, ModT, ModS,
-    PowC, PowN, PowP, PowT, PowS,
-    // acc = consts[a] op acc, where the left operand is a constant and the
-    // right one is not simple: the constant cannot fail, so it is read after.
-    AddR, SubR, MulR, DivR, FloorDivR, ModR, PowR,
-    // acc = the name a op the name b, the commonest pair (`s * b`): one
-    // instruction for Load+MulN. Their nodes, for errors, are node's operands.
-    AddNN, SubNN, MulNN, DivNN, FloorDivNN, ModNN, PowNN,
-    PushL,      // push acc, then acc = the name a (b: its node): Push+Load
-    // push acc, then AddNN, SubNN, MulNN, DivNN (`... * (n_attMM + n_attParamCast)`)
-    PushAddNN, PushSubNN, PushMulNN, PushDivNN,
-    // acc = consts[a] op the name b (`0.5 * h`; the name's node: node's rhs).
-    AddCN, SubCN, MulCN, DivCN, FloorDivCN, ModCN, PowCN,
-    // acc = (acc op1 the name a) op2 the name b, or op2 total (`... * cp / kv_shards`,
-    // `* bytes_compute * total`): node is op2's, its lhs op1's.
-    MulNMulN, MulNDivN, DivNMulN, DivNDivN, MulNMulT, MulNDivT, DivNMulT, DivNDivT,
-    // acc = consts[a] op the fn parameter b (`0.5 * width`).
-    AddCP, SubCP, MulCP, DivCP, FloorDivCP, ModCP, PowCP,
-    CmpNC,      // acc = (the name a cmp consts[b]) (the name's node: node's first operand)
-    // acc = acc outer (the name a inner the name b), `/ (t * cp)`, for outer
-    // Add, Sub, Mul, Div and inner Add, Mul, in this order: node is the
-    // outer operator, its rhs the inner one, whose operands are the names.
-    AddAddNN, AddMulNN, SubAddNN, SubMulNN, MulAddNN, MulMulNN, DivAddNN, DivMulNN,
-    // The same with consts[n] for acc, `0.25 * (n_attMM + n_attParamCast)`.
-    AddAddCNN, AddMulCNN, SubAddCNN, SubMulCNN, MulAddCNN, MulMulCNN, DivAddCNN, DivMulCNN,
-    PushN,      // push the name a (b: its node)
-    CmpC,       // acc = (acc cmp consts[a])
-    CmpN,       // acc = (acc cmp the name a) (b: its node)
-    Neg, Pos, Not,
-    Jump, JumpIfFalse, JumpIfTrue,  // to a; the conditional ones test acc and keep it
-    CmpChain,   // lhs = pop; if not (lhs cmp acc): acc = False, jump to a (acc stays the next lhs otherwise)
-    CmpLast,    // acc = (pop cmp acc)
-    Max, Min,   // of the n-1 values pushed and acc
-    Call,       // fns[a] of the n values pushed
-    // A layer's run (layer_code.h) only: b is a record or slot.
-    Kept,            // unless keep[b]: jump to a
-    KeptFirst,       // unless keep[b]: total = int 0, jump to a (a slot's first entry)
-    ZeroTotal,       // total = int 0
-    FirstTotal,      // total = int 0 + acc (Python's sum, its first step)
-    AddTotal,        // total = total + acc (Python's sum)
-    // FirstTotal or AddTotal, then the next entry's Kept, which follows it
-    // for a jump from a dropped entry to land on: kept, skip it.
-    FirstTotalKept, AddTotalKept,
-    Held,            // held[a] = bool(acc)
-    HeldNC,          // held[n] = (the name a cmp consts[b]): a `when` that is CmpNC alone (n_exp == 1)
-    SkipUnlessHeld,  // unless held[b]: jump to a
-    StoreSlot,       // held[a] = true, slot_values[a] = acc (a slot with no `when` is written here alone)
-    // A call of fns[b] inlined into a layer's run, where no fn's frame is
-    // live: Enter makes the n values pushed the parameters (or, too deep for
-    // the stack, walks the body's tree as Call does and jumps to a); the
-    // body's code follows, then Leave pops them.
-    Enter, Leave,
-    Return,
+#define OPREC_LOP_ENUM(NAME, ARGS) NAME,
+    OPREC_LOPS(OPREC_LOP_ENUM)
+#undef OPREC_LOP_ENUM
 };
-// The operand kinds of a binary LOp, in the order above.
+
+struct LOpInfo {
+    const char* name;
+    LArgs args;
+};
+namespace lop_detail {
+inline constexpr LArgs A_0 = LArgs::None, A_C = LArgs::C, A_N = LArgs::N, A_P = LArgs::P, A_J = LArgs::J,
+                       A_F = LArgs::F, A_S = LArgs::S, A_NN = LArgs::NN, A_CN = LArgs::CN, A_CP = LArgs::CP,
+                       A_NC = LArgs::NC, A_CNN = LArgs::CNN, A_JR = LArgs::JR, A_JS = LArgs::JS, A_JF = LArgs::JF,
+                       A_NCS = LArgs::NCS;
+inline constexpr LOpInfo kInfo[] = {
+#define OPREC_LOP_INFO(NAME, ARGS) {#NAME, A_##ARGS},
+    OPREC_LOPS(OPREC_LOP_INFO)
+#undef OPREC_LOP_INFO
+};
+}  // namespace lop_detail
+static_assert(std::size(lop_detail::kInfo) == static_cast<std::size_t>(LOp::Return) + 1);
+constexpr const LOpInfo& lop_info(LOp op) { return lop_detail::kInfo[static_cast<std::size_t>(op)]; }
+constexpr const char* lop_name(LOp op) { return op <= LOp::Return ? lop_info(op).name : "?"; }
+// Whether an instruction's a is an instruction to jump to.
+constexpr bool lop_jumps(LOp op) {
+    const LArgs a = lop_info(op).args;
+    return a == LArgs::J || a == LArgs::JR || a == LArgs::JS || a == LArgs::JF;
+}
+
+// The operand kinds of a binary LOp, in the order above (the compiler
+// computes AddC + kLOpKinds * op + kind: the table keeps that order).
 inline constexpr int kLOpKinds = 5;
+static_assert(static_cast<int>(LOp::PowS) - static_cast<int>(LOp::AddC) == 7 * kLOpKinds - 1 &&
+              static_cast<int>(LOp::MulP) - static_cast<int>(LOp::AddC) == 2 * kLOpKinds + 2);
+static_assert(static_cast<int>(LOp::PowR) - static_cast<int>(LOp::AddR) == 6 &&
+              static_cast<int>(LOp::PowNN) - static_cast<int>(LOp::AddNN) == 6 &&
+              static_cast<int>(LOp::PushDivNN) - static_cast<int>(LOp::PushAddNN) == 3 &&
+              static_cast<int>(LOp::PowCN) - static_cast<int>(LOp::AddCN) == 6 &&
+              static_cast<int>(LOp::PowCP) - static_cast<int>(LOp::AddCP) == 6 &&
+              static_cast<int>(LOp::DivNDivT) - static_cast<int>(LOp::MulNMulN) == 7 &&
+              static_cast<int>(LOp::DivMulNN) - static_cast<int>(LOp::AddAddNN) == 7 &&
+              static_cast<int>(LOp::DivMulCNN) - static_cast<int>(LOp::AddAddCNN) == 7,
+              "the compiler picks these ops by their place in a run of ops: keep each run together, in order");
 
 struct Instr {
     LOp op = LOp::Return;

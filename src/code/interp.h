@@ -140,30 +140,10 @@ private:
 #define OPREC_NEXT() do { ++ip; OPREC_DISPATCH(); } while (0)
 #define OPREC_JUMP(TO) do { ip = code + (TO); OPREC_DISPATCH(); } while (0)
         static const void* const kLabels[] = {
-            &&L_Const, &&L_Load, &&L_Param, &&L_Total, &&L_Push,
-            &&L_AddC, &&L_AddN, &&L_AddP, &&L_AddT, &&L_AddS,
-            &&L_SubC, &&L_SubN, &&L_SubP, &&L_SubT, &&L_SubS,
-            &&L_MulC, &&L_MulN, &&L_MulP, &&L_MulT, &&L_MulS,
-            &&L_DivC, &&L_DivN, &&L_DivP, &&L_DivT, &&L_DivS,
-            &&L_FloorDivC, &&L_FloorDivN, &&L_FloorDivP, &&L_FloorDivT, &&L_FloorDivS,
-            &&L_ModC, &&L_ModN, &&L_ModP, &&L_ModT, &&L_ModS,
-            &&L_PowC, &&L_PowN, &&L_PowP, &&L_PowT, &&L_PowS,
-            &&L_AddR, &&L_SubR, &&L_MulR, &&L_DivR, &&L_FloorDivR, &&L_ModR, &&L_PowR,
-            &&L_AddNN, &&L_SubNN, &&L_MulNN, &&L_DivNN, &&L_FloorDivNN, &&L_ModNN, &&L_PowNN, &&L_PushL,
-            &&L_PushAddNN, &&L_PushSubNN, &&L_PushMulNN, &&L_PushDivNN,
-            &&L_AddCN, &&L_SubCN, &&L_MulCN, &&L_DivCN, &&L_FloorDivCN, &&L_ModCN, &&L_PowCN,
-            &&L_MulNMulN, &&L_MulNDivN, &&L_DivNMulN, &&L_DivNDivN,
-            &&L_MulNMulT, &&L_MulNDivT, &&L_DivNMulT, &&L_DivNDivT,
-            &&L_AddCP, &&L_SubCP, &&L_MulCP, &&L_DivCP, &&L_FloorDivCP, &&L_ModCP, &&L_PowCP, &&L_CmpNC,
-            &&L_AddAddNN, &&L_AddMulNN, &&L_SubAddNN, &&L_SubMulNN, &&L_MulAddNN, &&L_MulMulNN, &&L_DivAddNN,
-            &&L_DivMulNN,
-            &&L_AddAddCNN, &&L_AddMulCNN, &&L_SubAddCNN, &&L_SubMulCNN, &&L_MulAddCNN, &&L_MulMulCNN, &&L_DivAddCNN,
-            &&L_DivMulCNN,
-            &&L_PushN, &&L_CmpC, &&L_CmpN,
-            &&L_Neg, &&L_Pos, &&L_Not, &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue,
-            &&L_CmpChain, &&L_CmpLast, &&L_Max, &&L_Min, &&L_Call,
-            &&L_Kept, &&L_KeptFirst, &&L_ZeroTotal, &&L_FirstTotal, &&L_AddTotal, &&L_FirstTotalKept, &&L_AddTotalKept, &&L_Held, &&L_HeldNC, &&L_SkipUnlessHeld, &&L_StoreSlot,
-            &&L_Enter, &&L_Leave, &&L_Return};
+#define OPREC_LOP_LABEL(NAME, ARGS) &&L_##NAME,
+            OPREC_LOPS(OPREC_LOP_LABEL)
+#undef OPREC_LOP_LABEL
+        };
         static_assert(std::size(kLabels) == static_cast<std::size_t>(LOp::Return) + 1);
 #else
 #define OPREC_OP(NAME) case LOp::NAME:

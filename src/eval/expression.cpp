@@ -53,10 +53,10 @@ private:
 
 }  // namespace
 
-Value evaluate(const CompiledExpr& expr, const NameLookup& lookup, std::vector<std::string>* reads) {
+Value evaluate(const CompiledExpr& expr, const NameLookup& lookup, std::vector<std::string>* reads, bool tree) {
     LookupEnv env(expr, lookup, reads);
     Interpreter<LookupEnv> interp(expr.code, env);
-    return interp.run(expr.root);
+    return tree ? interp.run_tree(expr.root) : interp.run(expr.root);
 }
 
 }  // namespace oprec

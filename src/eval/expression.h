@@ -34,6 +34,9 @@ struct ExprResult {
 
 // Evaluates; each name is looked up at most once. Throws EvalError (with
 // the failing span); `reads` is filled as far as evaluation went.
-Value evaluate(const CompiledExpr& expr, const NameLookup& lookup, std::vector<std::string>* reads = nullptr);
+// With `tree`, the tree is walked even where the expression has a
+// straight-line form (to compare the two: `oprec calc --tier tree`).
+Value evaluate(const CompiledExpr& expr, const NameLookup& lookup, std::vector<std::string>* reads = nullptr,
+               bool tree = false);
 
 }  // namespace oprec

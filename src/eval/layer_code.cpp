@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "eval/register_compile.h"
+
 namespace oprec {
 
 namespace {

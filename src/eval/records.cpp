@@ -7,6 +7,7 @@
 
 #include "code/interp.h"
 #include "eval/register_code.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 
@@ -55,24 +56,40 @@ Value in_context(const Program& program, SlotId slot, const char* part, F&& f) {
 }
 }  // namespace
 
-Value price_slot(const Program& program, SlotId slot, const Bindings& names, const KeepMask& keep) {
+namespace {
+// An expression's root: its straight-line form where it has one, or (with
+// `tree`, or without one) its tree walked.
+Value run_root(Interpreter<const Bindings>& interp, NodeId root, bool tree, Value total = Value::integer(0)) {
+    return tree ? interp.run_tree(root, total) : interp.run(root, total);
+}
+
+Value price_slot_as(const Program& program, SlotId slot, const Bindings& names, const KeepMask& keep, bool tree) {
     const SlotInfo& s = program.slots[slot];
     Interpreter<const Bindings> interp(program.code, names);
     // Python's sum(): an int 0 to start, then each kept entry in order.
     Value total = Value::integer(0);
     for (const SlotEntryInfo& e : s.entries) {
         if (!keep[e.record]) continue;  // a dropped entry is never evaluated
-        Value v = in_context(program, slot, "", [&] { return interp.run(e.expr); });
+        Value v = in_context(program, slot, "", [&] { return run_root(interp, e.expr, tree); });
         total = in_context(program, slot, "", [&] { return py::add(total, v); });
     }
-    return in_context(program, slot, " formula", [&] { return interp.run(s.formula, total); });
+    return in_context(program, slot, " formula", [&] { return run_root(interp, s.formula, tree, total); });
 }
 
-bool slot_holds(const Program& program, SlotId slot, const Bindings& names) {
+bool slot_holds_as(const Program& program, SlotId slot, const Bindings& names, bool tree) {
     const SlotInfo& s = program.slots[slot];
     if (!s.when) return true;
     Interpreter<const Bindings> interp(program.code, names);
-    return in_context(program, slot, " when", [&] { return interp.run(*s.when); }).truthy();
+    return in_context(program, slot, " when", [&] { return run_root(interp, *s.when, tree); }).truthy();
+}
+}  // namespace
+
+Value price_slot(const Program& program, SlotId slot, const Bindings& names, const KeepMask& keep) {
+    return price_slot_as(program, slot, names, keep, false);
+}
+
+bool slot_holds(const Program& program, SlotId slot, const Bindings& names) {
+    return slot_holds_as(program, slot, names, false);
 }
 
 Value entry_elements(const Program& program, SlotId slot, std::size_t entry, const Bindings& names) {
@@ -80,10 +97,10 @@ Value entry_elements(const Program& program, SlotId slot, std::size_t entry, con
     return in_context(program, slot, "", [&] { return interp.run(program.slots[slot].entries[entry].expr); });
 }
 
-void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out) {
+void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out, bool tree) {
     out.clear();
     for (SlotId s = 0; s < program.slots.size(); ++s)
-        if (slot_holds(program, s, names)) out.held.push_back(s);
+        if (slot_holds_as(program, s, names, tree)) out.held.push_back(s);
     for (SlotId s : out.held) {
         const std::uint32_t part = program.slots[s].layer_part;
         std::size_t k = 0;
@@ -92,7 +109,7 @@ void price_layer(const Program& program, const Bindings& names, const KeepMask& 
             out.parts.push_back(part);
             out.bytes.push_back(Value::real(0.0));  // parts.get(part, 0.0)
         }
-        out.bytes[k] = py::add(out.bytes[k], price_slot(program, s, names, keep));
+        out.bytes[k] = py::add(out.bytes[k], price_slot_as(program, s, names, keep, tree));
     }
 }
 
@@ -129,14 +146,18 @@ void lay_out_parts(const LayerCode& layer, PartBytes& out) {
 }  // namespace
 
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-                 PartBytes& out, const RegisterCode* typed) {
+                 PartBytes& out, const RegisterCode* typed, RunTier tier) {
+    if (tier == RunTier::Tree) return price_layer(program, names, keep, out, /*tree=*/true);
     if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
     const std::size_t n = layer.slot_count;
     out.held_flags.resize(n);
     out.slot_values.resize(n);
     // The register run where it can (every name bound, no error met), else
     // the exact run, which raises as Python does (leaving `out` empty).
-    const RegisterCode* const registers = typed != nullptr ? typed : layer.registers ? &*layer.registers : nullptr;
+    const RegisterCode* const registers = tier == RunTier::StraightLine ? nullptr
+                                          : typed != nullptr && tier == RunTier::Auto ? typed
+                                          : layer.registers                             ? &*layer.registers
+                                                                                        : nullptr;
     const bool done = registers != nullptr && names.all_bound() &&
                       run_registers(*registers, names.values(), keep.data(), out.held_flags.data(),
                                     out.slot_values.data(), out.cells);

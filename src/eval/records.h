@@ -102,14 +102,28 @@ struct PartBytes {
     }
 };
 
+// Which of the evaluator's tiers prices a layer, to compare them (the same
+// bits and errors from each): Auto, the fastest that can (the register
+// run typed and pinned for the layer where one was made, else the untyped
+// register run, else the straight-line run, which also stands in where a
+// register run gives up); Tree, every `when`, entry and formula walked as
+// a tree, slot by slot; StraightLine, the layer's straight-line run
+// (layer_code.h) alone; Registers, the untyped register run (falling back
+// to the straight-line run where it gives up, as Auto does).
+enum class RunTier : std::uint8_t { Auto, Tree, StraightLine, Registers };
+
 // layer_bytes on bound names: every slot's `when` first, in the records'
-// order, then each held slot priced and added to its part (from 0.0).
-void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out);
+// order, then each held slot priced and added to its part (from 0.0). With
+// `tree`, each expression walked as a tree (Interpreter::run_tree), not
+// its straight-line form.
+void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out,
+                 bool tree = false);
 // The same in one run of the program's LayerCode (compile_layer(program)):
 // the same bits and errors, several times faster. `typed`: the layer's
 // register run specialised to these names' types (specialise), run in
 // place of the untyped one; the caller vouches for the types.
+// `tier`: which run prices it (RunTier; `typed` is Auto's alone).
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-                 PartBytes& out, const RegisterCode* typed = nullptr);
+                 PartBytes& out, const RegisterCode* typed = nullptr, RunTier tier = RunTier::Auto);
 
 }  // namespace oprec

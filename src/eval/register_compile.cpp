@@ -9,7 +9,9 @@
 #include <unordered_map>
 
 #include "eval/register_code.h"
+#include "eval/register_compile.h"
 #include "eval/register_edit.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 
@@ -76,11 +78,9 @@ private:
         for (std::size_t k = 1; k < code.size(); ++k) {
             RInstr& i = code[k];
             const RInstr& before = code[k - 1];
-            const bool writes = before.op <= ROp::SumDiv;
-            if (landings[k] != 0 || !writes || i.op < ROp::Add || i.op > ROp::Div) continue;
-            const auto offset = static_cast<int>(i.op) - static_cast<int>(ROp::Add);
-            if (i.x == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddX) + offset);
-            else if (i.y == before.dst) i.op = static_cast<ROp>(static_cast<int>(ROp::AddY) + offset);
+            if (landings[k] != 0 || !writes_value(before.op) || !plain_binary(i.op)) continue;
+            if (i.x == before.dst) i.op = rop_doing(i.op, ROp::AddX);
+            else if (i.y == before.dst) i.op = rop_doing(i.op, ROp::AddY);
         }
         std::vector<std::uint8_t> gone(code.size(), 0);
         // `a if c else b` where a and b are values at hand (names, constants,
@@ -119,9 +119,8 @@ private:
             const bool muldiv = (first.op == ROp::MulX || first.op == ROp::DivX) &&
                                 (second.op == ROp::MulX || second.op == ROp::DivX);
             if (muldiv && reads[first.dst] == 0) {
-                const int pair = (first.op == ROp::DivX ? 2 : 0) + (second.op == ROp::DivX ? 1 : 0);
-                first = {static_cast<ROp>(static_cast<int>(ROp::MulMulX) + pair), py::CmpOp::Eq, second.dst, first.y,
-                         second.y};
+                first = {rop_chain(rop_info(first.op).does, rop_info(second.op).does), py::CmpOp::Eq, second.dst,
+                         first.y, second.y};
                 gone[k + 1] = 1;
             }
             // `x if not c else y`: a jump on c itself.
@@ -306,8 +305,8 @@ private:
                 k == 0 ? add(ROp::KeptZero, 0, e.record, total_cell_) : add(ROp::Kept, 0, e.record);
             open_scope();
             const Cell v = emit(e.expr, top_, s);
-            if (RInstr* last = fusable(v, ROp::Add, ROp::Div)) {
-                last->op = static_cast<ROp>(static_cast<int>(ROp::SumAdd) + (static_cast<int>(last->op) - static_cast<int>(ROp::Add)));
+            if (RInstr* last = fusable(v, plain_binary)) {
+                last->op = rop_doing(last->op, ROp::SumAdd);
                 last->dst = total_cell_;
             } else {
                 add(ROp::Add, total_cell_, total_cell_, v);
@@ -317,8 +316,8 @@ private:
         }
         in_formula_ = true;
         const Cell bytes = emit(slot.formula, top_, s);
-        if (RInstr* last = fusable(bytes, ROp::Mul, ROp::Div)) {
-            last->op = last->op == ROp::Mul ? ROp::MulStore : ROp::DivStore;
+        if (RInstr* last = fusable(bytes, [](ROp op) { return op == ROp::Mul || op == ROp::Div; })) {
+            last->op = rop_doing(last->op, ROp::MulStore);
             last->dst = static_cast<Cell>(s);
         } else {
             add(ROp::Store, 0, s, bytes);
@@ -342,14 +341,13 @@ private:
         add(ROp::Held, 0, s, emit(when, top_, s));
     }
 
-    // The instruction just emitted, if it computed `v` (an op in [first,
-    // last]) and can take the next step too: no jump lands after it (a
+    // The instruction just emitted, if it computed `v` (an op `fits`) and can take the next step too: no jump lands after it (a
     // branch's last instruction) and `v` is read nowhere else (it is
     // forgotten: the fused instruction no longer writes it).
-    RInstr* fusable(Cell v, ROp first, ROp last) {
+    RInstr* fusable(Cell v, bool (*fits)(ROp)) {
         if (out_.instrs.empty() || last_landing_ == out_.instrs.size()) return nullptr;
         RInstr& i = out_.instrs.back();
-        if (i.dst != v || i.op < first || i.op > last) return nullptr;
+        if (i.dst != v || !fits(i.op)) return nullptr;
         if (scope_added_.empty() || at_hand_.at(scope_added_.back()) != v) return nullptr;
         at_hand_.erase(scope_added_.back());
         scope_added_.pop_back();

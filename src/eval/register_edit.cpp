@@ -1,63 +1,11 @@
-// What an instruction reads and where it jumps, by what its op does (a
-// typed form does what its base does); dropping instructions.
+// What an instruction reads (rop_info, register_code.h); dropping
+// instructions.
 #include "eval/register_edit.h"
 
 #include <cstddef>
 #include <iterator>
 
 namespace oprec {
-
-namespace {
-
-// OPREC_TYPED_BASES in order, for the op a typed form is of.
-constexpr ROp kTypedBases[] = {
-#define OPREC_BASE_OP(OP) ROp::OP,
-    OPREC_TYPED_BASES(OPREC_BASE_OP)
-#undef OPREC_BASE_OP
-};
-constexpr int kTypedCount = static_cast<int>(std::size(kTypedBases)) * 4;
-static_assert(kFirstTyped + kTypedCount == static_cast<int>(ROp::MulMulXIII));
-static_assert(static_cast<int>(ROp::DivDivXFFF) + 1 == static_cast<int>(ROp::PairAddAddXIII));
-
-bool is_pair(ROp op) { return op >= ROp::PairAddAddXIII && op < ROp::Count_; }
-
-// What a typed form does untyped (a pair: itself).
-ROp base_of(ROp op) {
-    const int k = static_cast<int>(op);
-    if (k < kFirstTyped || is_pair(op)) return op;
-    if (k < kFirstTyped + kTypedCount) return kTypedBases[(k - kFirstTyped) / 4];
-    return static_cast<ROp>(static_cast<int>(ROp::MulMulX) + (k - static_cast<int>(ROp::MulMulXIII)) / 8);
-}
-
-}  // namespace
-
-// fields_read knows what each of these ops reads: an op added needs its line there.
-static_assert(static_cast<int>(ROp::Return) == 48, "a new op: say in fields_read which cells it reads");
-
-unsigned fields_read(const RInstr& in) {
-    const ROp op = base_of(in.op);
-    if (is_pair(op)) return kReadsX | kReadsY | kReadsZ;
-    switch (op) {
-    case ROp::Move: case ROp::Neg: case ROp::Pos: case ROp::Not:
-    case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
-    case ROp::JumpIfFalse: case ROp::JumpIfTrue:
-        return kReadsX;
-    case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:
-    case ROp::Held: case ROp::Store:
-        return kReadsY;
-    case ROp::Add: case ROp::Sub: case ROp::Mul: case ROp::Div: case ROp::FloorDiv: case ROp::Mod: case ROp::Pow:
-    case ROp::Cmp: case ROp::Max2: case ROp::Min2:
-    case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX: case ROp::DivDivX:
-    case ROp::JumpUnlessCmp: case ROp::FirstMulIf: case ROp::HeldCmp: case ROp::MulStore: case ROp::DivStore:
-        return kReadsX | kReadsY;
-    case ROp::Select:
-        return kReadsX | kReadsY | kReadsZ;
-    case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: case ROp::SumMulIf:
-        return kReadsDst | kReadsX | kReadsY;
-    default:  // jumps on a record, a held flag or a memo bit; KeptZero (writes c[y]); memo bits; the end
-        return 0;
-    }
-}
 
 int cells_read(const RInstr& in, std::array<std::uint16_t, 3>& out) {
     const unsigned fields = fields_read(in);

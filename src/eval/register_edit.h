@@ -1,6 +1,6 @@
 // Editing register code, for the passes over it (the compiler's peepholes,
-// specialise's pairs): what an instruction reads and where it jumps, and
-// dropping instructions.
+// specialise, pin_branches, fuse_pairs): what an instruction reads, where
+// jumps land, and dropping instructions.
 #pragma once
 
 #include <array>
@@ -12,21 +12,12 @@
 namespace oprec {
 
 // Where the typed forms start: OPREC_TYPED_BASES' four each, then the rest.
-inline constexpr int kFirstTyped = static_cast<int>(ROp::Return) + 1;
+inline constexpr int kFirstTyped = static_cast<int>(rop_detail::kUntyped);
 
-// Whether an op's dst is an instruction to jump to.
-inline bool jumps(ROp op) {
-    return (op >= ROp::Jump && op <= ROp::Memo) || (op >= ROp::JumpUnlessCmpII && op <= ROp::JumpUnlessCmpFF);
-}
-
-// Which of an instruction's fields name cells it reads. The value before
-// (an X or Y op's, a chain's) is not a cell.
-constexpr unsigned kReadsX = 1, kReadsY = 2, kReadsZ = 4, kReadsDst = 8;
-unsigned fields_read(const RInstr& in);
-
-// Whether an untyped op reads the value before (X, Y and chain ops).
-inline bool reads_value_before(ROp op) {
-    return (op >= ROp::AddX && op <= ROp::DivY) || (op >= ROp::MulMulX && op <= ROp::DivDivX);
+// Which of an instruction's fields name cells it reads (kReadsX, ...):
+// rop_info's reads, less the value before, which is not a cell.
+constexpr unsigned fields_read(const RInstr& in) {
+    return rop_info(in.op).reads & (kReadsX | kReadsY | kReadsZ | kReadsDst);
 }
 
 // The cells an instruction reads, into `out`; how many (at most three).
@@ -41,17 +32,5 @@ std::vector<std::uint32_t> landing_counts(const std::vector<RInstr>& code);
 // Removes the instructions `gone` marks (by index); a jump to one lands on
 // the next kept. The caller knows that what they did is not needed.
 void drop_instructions(std::vector<RInstr>& code, const std::vector<std::uint8_t>& gone);
-
-// The branches of untyped code decided for the values of the names their
-// tests read, where those values decide them (and, with `keep`, for that
-// mask: which entries are kept); what no path reaches then dropped. The
-// names and values it decided for (none: nothing decided): register_pin.cpp.
-std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, const std::uint8_t* keep);
-
-// Each typed Add..Div followed by the typed X or Y op that reads its value
-// (or by a typed Add..Div reading its cell on one side), where nothing else
-// reads the cell it wrote and no jump lands between them, made one pair
-// instruction (ROp::Pair...): register_fuse.cpp.
-void fuse_pairs(RegisterCode& code);
 
 }  // namespace oprec

@@ -7,14 +7,12 @@
 #include <vector>
 
 #include "eval/register_edit.h"
+#include "eval/register_fuse.h"
 
 namespace oprec {
 
 namespace {
-bool float_at(int pair, int bit) { return (pair >> bit) & 1; }
-// Add..Div's typed forms, then AddX..DivX's, then AddY..DivY's: OPREC_TYPED_BASES' order.
-static_assert(static_cast<int>(ROp::AddII) == kFirstTyped && static_cast<int>(ROp::AddXII) == kFirstTyped + 16 &&
-              static_cast<int>(ROp::AddYII) == kFirstTyped + 32 && static_cast<int>(ROp::DivYFF) == kFirstTyped + 47);
+bool float_at(unsigned types, int bit) { return (types >> bit) & 1; }
 }  // namespace
 
 void fuse_pairs(RegisterCode& code) {
@@ -26,23 +24,24 @@ void fuse_pairs(RegisterCode& code) {
     for (std::size_t i = 0; i + 1 < code.instrs.size(); ++i) {
         RInstr& first = code.instrs[i];
         const RInstr& second = code.instrs[i + 1];
-        const int f = static_cast<int>(first.op) - kFirstTyped;  // its place among the typed forms
-        const int s = static_cast<int>(second.op) - kFirstTyped;
-        // The first a typed Add..Div (bases 0-3); the second a typed AddX..DivY
-        // (4-11) reading its value as the value before, or a typed Add..Div
-        // reading its cell on one side (the cell's one read).
-        if (f < 0 || f >= 4 * 4 || s < 0 || s >= 12 * 4 || landings[i + 1] != 0) continue;
-        const bool plain = s < 4 * 4;
+        const ROpInfo& f = rop_info(first.op);
+        const ROpInfo& s = rop_info(second.op);
+        // The first a typed Add..Div; the second a typed AddX..DivY reading
+        // its value as the value before, or a typed Add..Div reading its cell
+        // on one side (the cell's one read).
+        const bool plain = s.kind == RKind::Typed && plain_binary(s.base);
+        const bool x_op = s.kind == RKind::Typed && s.reads == (kReadsLast | kReadsY);
+        const bool y_op = s.kind == RKind::Typed && s.reads == (kReadsX | kReadsLast);
+        if (f.kind != RKind::Typed || !plain_binary(f.base) || !(plain || x_op || y_op) || landings[i + 1] != 0)
+            continue;
         if (plain ? reads[first.dst] != 1 || (second.x == first.dst) == (second.y == first.dst)
                   : reads[first.dst] != 0)
             continue;
-        const int op1 = f / 4, op2 = plain ? s / 4 : (s / 4 - 4) % 4;
-        const bool y_side = plain ? second.y == first.dst : s / 4 >= 8;  // the first's value on the right
+        const bool y_side = plain ? second.y == first.dst : y_op;  // the first's value on the right
         // The third operand: the X op's c[y] (its second), the Y op's c[x] (its first).
-        const bool third_float = y_side ? float_at(s % 4, 1) : float_at(s % 4, 0);
-        const int types = (float_at(f % 4, 1) ? 4 : 0) + (float_at(f % 4, 0) ? 2 : 0) + (third_float ? 1 : 0);
-        const int pair = ((op1 * 4 + op2) * 2 + (y_side ? 1 : 0)) * 8 + types;
-        first.op = static_cast<ROp>(static_cast<int>(ROp::PairAddAddXIII) + pair);
+        const bool third_float = y_side ? float_at(s.types, 1) : float_at(s.types, 0);
+        const unsigned types = (float_at(f.types, 1) ? 4u : 0u) + (float_at(f.types, 0) ? 2u : 0u) + (third_float ? 1u : 0u);
+        first.op = pair_form(f.base, s.base, y_side, types);
         first.dst = second.dst;
         first.z = y_side ? second.x : second.y;
         gone[i + 1] = 1;

@@ -24,6 +24,8 @@
 
 #include "eval/register_code.h"
 #include "eval/register_edit.h"
+#include "eval/register_flow.h"
+#include "eval/register_pin.h"
 
 namespace oprec {
 
@@ -36,7 +38,7 @@ using Known = std::optional<Value>;
 // types being a byte each).
 constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
 
-bool writes_cell(ROp op) { return op <= ROp::SumDiv; }
+bool writes_cell(ROp op) { return writes_value(op); }
 
 Value arith(ROp op, Value a, Value b) {
     switch (op) {
@@ -49,8 +51,8 @@ Value arith(ROp op, Value a, Value b) {
     default: return py::pow(a, b);
     }
 }
-// The X, Y, chain and sum ops by the Add..Div they do.
-ROp plain(ROp op, int from) { return static_cast<ROp>(static_cast<int>(ROp::Add) + static_cast<int>(op) - from); }
+// The Add..Div an X, Y or sum op does (rop_info's does).
+ROp plain(ROp op) { return rop_info(op).does; }
 
 // What an untyped value-writing instruction writes, where what it reads is
 // known and the exact arithmetic does not raise.
@@ -77,19 +79,17 @@ Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last)
             if (!x) return std::nullopt;
             return x->truthy() ? y : k[in.z];
         case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:
-            return all({&last, &y}) ? Known(arith(plain(in.op, int(ROp::AddX)), *last, *y)) : std::nullopt;
+            return all({&last, &y}) ? Known(arith(plain(in.op), *last, *y)) : std::nullopt;
         case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
-            return all({&x, &last}) ? Known(arith(plain(in.op, int(ROp::AddY)), *x, *last)) : std::nullopt;
+            return all({&x, &last}) ? Known(arith(plain(in.op), *x, *last)) : std::nullopt;
         case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX: case ROp::DivDivX: {
             if (!all({&last, &x, &y})) return std::nullopt;
-            const int n = static_cast<int>(in.op) - static_cast<int>(ROp::MulMulX);
-            const ROp first = n < 2 ? ROp::Mul : ROp::Div, second = n % 2 == 0 ? ROp::Mul : ROp::Div;
-            return arith(second, arith(first, *last, *x), *y);
+            return arith(rop_info(in.op).does, arith(rop_info(in.op).first, *last, *x), *y);
         }
         case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: {
             const Known& sum = k[in.dst];
             if (!all({&sum, &x, &y})) return std::nullopt;
-            return py::add(*sum, arith(plain(in.op, int(ROp::SumAdd)), *x, *y));
+            return py::add(*sum, arith(plain(in.op), *x, *y));
         }
         default: return std::nullopt;
         }
@@ -218,8 +218,9 @@ void forward_copies(RegisterCode& code) {
         if (move.op != ROp::Move || writes[move.dst] != 1 || (move.x >= fixed && writes[move.x] != 1)) continue;
         if (i + 1 < instrs.size() && reads_value_before(instrs[i + 1].op)) {
             RInstr& next = instrs[i + 1];
-            if (next.op >= ROp::AddX && next.op <= ROp::DivX) next.op = plain(next.op, int(ROp::AddX)), next.x = move.x;
-            else if (next.op >= ROp::AddY && next.op <= ROp::DivY) next.op = plain(next.op, int(ROp::AddY)), next.y = move.x;
+            const unsigned reads = rop_info(next.op).reads;
+            if (reads == (kReadsLast | kReadsY)) next.op = plain(next.op), next.x = move.x;        // an X op
+            else if (reads == (kReadsX | kReadsLast)) next.op = plain(next.op), next.y = move.x;   // a Y op
             else continue;  // a chain reads the value before: the Move stays
         }
         for (RInstr& in : instrs) {
@@ -300,18 +301,19 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     const Layout at{cells, cells + slots};
     const std::size_t width = at.memo + code.memos;
     std::vector<std::size_t> tests;
-    std::vector<std::int32_t> landing(instrs.size(), -1);
-    std::size_t landings = 0;
-    for (std::uint32_t i = 0; i < instrs.size(); ++i) {
-        const RInstr& in = instrs[i];
-        if (in.op > ROp::Return) return {};  // typed already: the walk reads untyped code only
+    for (const RInstr& in : instrs) {
         std::array<std::size_t, 2> t{};
         for (int n = tested(in, at, t); n-- > 0;) tests.push_back(t[std::size_t(n)]);
-        if (!jumps(in.op)) continue;
-        if (in.dst <= i || in.dst >= instrs.size()) return {};  // the walk follows forward jumps only
-        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
     }
-    if (tests.empty() || (landings + 1) * width > kMaxStateCells) return {};
+    // Each instruction a jump lands on gets a state: the values the jumps
+    // to it bring, where they agree (register_flow.h).
+    using Flow = ForwardFlow<Known, void (*)(Known*, const Known*, std::size_t)>;
+    Flow flow;
+    const auto merge = [](Known* into, const Known* from, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            if (into[k] && !(from[k] && identical(*into[k], *from[k]))) into[k].reset();
+    };
+    if (tests.empty() || !flow.start(instrs, width, kMaxStateCells, merge)) return {};
     const std::vector<RInstr> before = instrs;  // what the slices read
     const Writers writers(before, at.held, width);
     const std::vector<std::uint8_t> seeded = names_behind(before, code.names, writers, tests);
@@ -321,18 +323,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         if (seeded[k]) state[k] = names[k];
     for (std::size_t k = 0; k < code.consts.size(); ++k) state[code.names + k] = code.consts[k];
     for (std::size_t k = 0; k < code.memos; ++k) state[at.memo + k] = Value::boolean(false);  // a run starts with none set
-    std::vector<Known> landed(landings * width);
-    std::vector<std::uint8_t> any_landed(landings, 0);
-    const auto merge = [](Known* into, const Known* from, std::size_t n) {
-        for (std::size_t k = 0; k < n; ++k)
-            if (into[k] && !(from[k] && identical(*into[k], *from[k]))) into[k].reset();
-    };
-    const auto bring = [&](std::size_t target, const std::vector<Known>& from) {
-        Known* const into = landed.data() + std::size_t(landing[target]) * width;
-        if (any_landed[landing[target]]) return merge(into, from.data(), width);
-        std::copy(from.begin(), from.end(), into);
-        any_landed[landing[target]] = 1;
-    };
+    const auto bring = [&](std::size_t target, const std::vector<Known>& from) { flow.bring(target, from.data()); };
 
     std::vector<std::uint8_t> gone(instrs.size(), 0), known_write(instrs.size(), 0);
     std::vector<std::size_t> decided;    // the cells decided tests read
@@ -341,13 +332,11 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
     Known last;
     for (std::size_t i = 0; i < instrs.size(); ++i) {
         RInstr& in = instrs[i];
-        if (landing[i] >= 0 && any_landed[landing[i]]) {
-            const Known* const brought = landed.data() + std::size_t(landing[i]) * width;
-            if (live) merge(state.data(), brought, width);
-            else std::copy(brought, brought + width, state.begin());
+        const Flow::Arrival arrival = flow.arrive(i, state, live);
+        if (arrival == Flow::Arrival::Joined) {
             last.reset();
             live = true;
-        } else if (!live) {
+        } else if (arrival == Flow::Arrival::Unreached) {
             gone[i] = 1;  // nothing gets here
             continue;
         }
@@ -416,7 +405,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         } else if (jumps(in.op) && (!tests_keep || skips)) {
             bring(in.dst, state);
         }
-        if (in.op == ROp::Jump || in.op == ROp::GiveUp || in.op == ROp::Return || skips) live = false;
+        if (ends_path(in.op) || skips) live = false;
     }
     if (decided.empty()) return {};
 

@@ -6,6 +6,7 @@
 
 #include "code/fast_arith.h"
 #include "eval/register_code.h"
+#include "eval/register_run.h"
 
 namespace oprec {
 
@@ -49,15 +50,9 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
 #define OPREC_NEXT() do { ++ip; goto* ip->handler; } while (0)
 #define OPREC_JUMP(TO) do { ip = rare.start + (TO); goto* ip->handler; } while (0)
     static const void* const kLabels[] = {
-        &&L_Move, &&L_Add, &&L_Sub, &&L_Mul, &&L_Div, &&L_FloorDiv, &&L_Mod, &&L_Pow,
-        &&L_Neg, &&L_Pos, &&L_Not, &&L_Cmp, &&L_Max2, &&L_Min2, &&L_Select,
-        &&L_AddX, &&L_SubX, &&L_MulX, &&L_DivX, &&L_AddY, &&L_SubY, &&L_MulY, &&L_DivY,
-        &&L_MulMulX, &&L_MulDivX, &&L_DivMulX, &&L_DivDivX,
-        &&L_SumAdd, &&L_SumSub, &&L_SumMul, &&L_SumDiv,
-        &&L_Jump, &&L_JumpIfFalse, &&L_JumpIfTrue, &&L_JumpUnlessCmp, &&L_Kept, &&L_KeptZero,
-        &&L_SkipUnlessHeld, &&L_Memo, &&L_SetMemo,
-        &&L_SumMulIf, &&L_FirstMulIf,
-        &&L_Held, &&L_HeldCmp, &&L_Store, &&L_MulStore, &&L_DivStore, &&L_GiveUp, &&L_Return,
+#define OPREC_ROP_LABEL(NAME, R, W, J, T, D) &&L_##NAME,
+        OPREC_ROPS(OPREC_ROP_LABEL)
+#undef OPREC_ROP_LABEL
 #define OPREC_TYPED_LABELS(OP) &&L_##OP##II, &&L_##OP##IF, &&L_##OP##FI, &&L_##OP##FF,
         OPREC_TYPED_BASES(OPREC_TYPED_LABELS)
 #undef OPREC_TYPED_LABELS

@@ -25,6 +25,11 @@
 
 #include "eval/register_code.h"
 #include "eval/register_edit.h"
+#include "eval/register_flow.h"
+#include "eval/register_fuse.h"
+#include "eval/register_pin.h"
+#include "eval/register_run.h"
+#include "eval/register_types.h"
 
 namespace oprec {
 
@@ -84,35 +89,13 @@ T negated(T a) { return a == T::Bool ? T::Int : a; }
 // int ** int is an int or, for a negative exponent, a float.
 T power(T a, T b) { return numeric(a, b) == T::Float ? T::Float : T::Open; }
 
-bool first_is_last(ROp op) { return op >= ROp::AddX && op <= ROp::DivX; }
-bool second_is_last(ROp op) { return op >= ROp::AddY && op <= ROp::DivY; }
+// Whether an op's first (second) operand is the value before: an X (Y) op.
+bool first_is_last(ROp op) { return rop_info(op).reads == (kReadsLast | kReadsY); }
+bool second_is_last(ROp op) { return rop_info(op).reads == (kReadsX | kReadsLast); }
 
-// Where each op is in OPREC_TYPED_BASES, or -1: a table by ROp.
-constexpr auto kTypedBase = [] {
-    std::array<std::int8_t, static_cast<std::size_t>(ROp::Count_)> base{};
-    base.fill(-1);
-    std::int8_t k = 0;
-#define OPREC_BASE(OP) base[static_cast<std::size_t>(ROp::OP)] = k++;
-    OPREC_TYPED_BASES(OPREC_BASE)
-#undef OPREC_BASE
-    return base;
-}();
-int typed_base(ROp op) { return kTypedBase[static_cast<std::size_t>(op)]; }
-
-// The three-operand ones (OPREC_TYPED3_BASES), by where they are in that list, or -1.
-int typed3_base(ROp op) { return op >= ROp::MulMulX && op <= ROp::DivDivX ? int(op) - int(ROp::MulMulX) : -1; }
-static_assert(int(ROp::DivDivX) - int(ROp::MulMulX) == 3);
-
-ROp typed3(int base, T a, T b, T c) {
-    const int types = (a == T::Float ? 4 : 0) + (b == T::Float ? 2 : 0) + (c == T::Float ? 1 : 0);
-    return static_cast<ROp>(int(ROp::MulMulXIII) + base * 8 + types);
-}
-
-// The typed form: the bases in order, each as II, IF, FI, FF.
-ROp typed(int base, T a, T b) {
-    const int pair = (a == T::Float ? 2 : 0) + (b == T::Float ? 1 : 0);
-    return static_cast<ROp>(kFirstTyped + base * 4 + pair);
-}
+// The typed forms (OPREC_TYPED_BASES, OPREC_TYPED3_BASES): by the operands' types.
+ROp typed(ROp base, T a, T b) { return typed_form(base, a == T::Float, b == T::Float); }
+ROp typed3(ROp base, T a, T b, T c) { return typed3_form(base, a == T::Float, b == T::Float, c == T::Float); }
 bool typable(T t) { return t == T::Int || t == T::Float; }
 
 // join on the bytes, with selects and no branch, so that merging whole
@@ -141,14 +124,6 @@ void merge_into(T* into, const T* from, std::size_t cells) {
     const auto* const b = reinterpret_cast<const std::uint8_t*>(from);
     for (std::size_t k = 0; k < cells; ++k) a[k] = join_bytes(a[k], b[k]);
 }
-// A join made (the state falling through, if any, and the jumps'): what is
-// still Any is known from no path.
-void land(State& state, const T* brought, bool falls_through) {
-    if (falls_through) merge_into(state.data(), brought, state.size());
-    else std::copy(brought, brought + state.size(), state.begin());
-    for (T& t : state) t = t == T::Any ? T::Open : t;
-}
-
 // With the mask known: a kept entry's product added without its keep test,
 // or the product alone where it starts the sum and is an int. True where
 // the instruction does nothing (a keep test that goes on, the step of an
@@ -176,9 +151,11 @@ void fold_zero(RInstr& in, const State& state, std::uint16_t zero_cell) {
     if ((fields & kReadsX) && zero(in.x)) in.x = zero_cell;
     if ((fields & kReadsY) && zero(in.y)) in.y = zero_cell;
     if ((fields & kReadsZ) && zero(in.z)) in.z = zero_cell;
-    const bool sum_step = in.op >= ROp::SumAdd && in.op <= ROp::SumMul;  // (fold_keep made a kept SumMulIf a SumMul)
+    // (fold_keep made a kept SumMulIf a SumMul; an int sum's first step is not a division)
+    const bool sum_step = rop_info(in.op).reads == (kReadsDst | kReadsX | kReadsY) && writes_value(in.op) &&
+                          is_untyped(in.op) && in.op != ROp::SumDiv;
     if (!sum_step || !zero(in.dst) || numeric(kind(state[in.x]), kind(state[in.y])) != T::Int) return;
-    in.op = static_cast<ROp>(static_cast<int>(ROp::Add) + (static_cast<int>(in.op) - static_cast<int>(ROp::SumAdd)));
+    in.op = rop_info(in.op).does;
 }
 
 }  // namespace
@@ -191,27 +168,13 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         pinned.pins = pin_branches(pinned, names, keep);
     }
     const RegisterCode& code = pin ? pinned : untyped;
-    // Each instruction a jump lands on gets a state, in one buffer: the
-    // types the jumps to it bring, merged.
+    // Each instruction a jump lands on gets a state: the types the jumps
+    // to it bring, merged (register_flow.h).
     const std::size_t cells = code.cells;
-    std::vector<std::int32_t> landing(code.instrs.size(), -1);
-    std::size_t landings = 0;
-    for (std::size_t i = 0; i < code.instrs.size(); ++i) {
-        const RInstr& in = code.instrs[i];
-        if (in.op > ROp::Return) return std::nullopt;  // typed already: the walk reads untyped code only
-        if (in.op < ROp::Jump || in.op > ROp::Memo) continue;
-        if (in.dst <= i || in.dst >= code.instrs.size()) return std::nullopt;  // the walk follows forward jumps only
-        if (landing[in.dst] < 0) landing[in.dst] = static_cast<std::int32_t>(landings++);
-    }
-    if ((landings + 1) * cells > kMaxStateCells) return std::nullopt;
-    std::vector<T> landed(landings * cells);
-    std::vector<std::uint8_t> any_landed(landings, 0);
-    const auto bring = [&](std::size_t target, const State& from) {
-        T* const into = landed.data() + std::size_t(landing[target]) * cells;
-        if (any_landed[landing[target]]) return merge_into(into, from.data(), cells);
-        std::copy(from.begin(), from.end(), into);
-        any_landed[landing[target]] = 1;
-    };
+    using Flow = ForwardFlow<T, void (*)(T*, const T*, std::size_t)>;
+    Flow flow;
+    if (!flow.start(code.instrs, cells, kMaxStateCells, merge_into)) return std::nullopt;
+    const auto bring = [&](std::size_t target, const State& from) { flow.bring(target, from.data()); };
 
     RegisterCode out = code;
     State state(cells, T::Open);
@@ -233,12 +196,12 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
 
     for (std::size_t i = 0; i < out.instrs.size(); ++i) {
         RInstr& in = out.instrs[i];
-        if (landing[i] >= 0 && any_landed[landing[i]]) {
-            const T* const brought = landed.data() + std::size_t(landing[i]) * cells;
-            land(state, brought, live);
+        const Flow::Arrival arrival = flow.arrive(i, state, live);
+        if (arrival == Flow::Arrival::Joined) {
+            for (T& t : state) t = t == T::Any ? T::Open : t;  // what is still Any is known from no path
             last = T::Open;
             live = true;
-        } else if (!live) {
+        } else if (arrival == Flow::Arrival::Unreached) {
             gone[i] = 1;  // nothing gets here (past a jump, or a keep test the mask says jumps)
             continue;
         }
@@ -256,11 +219,11 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         const T y = in.y < state.size() ? kind(state[in.y]) : T::Open;
         const T a = first_is_last(op) ? last : x;  // the operands as typed forms read them
         const T b = second_is_last(op) ? last : y;
-        if (const int base = typed_base(op); base >= 0 && typable(a) && typable(b)) {
-            in.op = typed(base, a, b);
+        if (rop_info(op).typed == 2 && typable(a) && typable(b)) {
+            in.op = typed(op, a, b);
             any = true;
-        } else if (const int base3 = typed3_base(op); base3 >= 0 && typable(last) && typable(x) && typable(y)) {
-            in.op = typed3(base3, last, x, y);
+        } else if (rop_info(op).typed == 3 && typable(last) && typable(x) && typable(y)) {
+            in.op = typed3(op, last, x, y);
             any = true;
         }
         const T dst = in.dst < state.size() ? kind(state[in.dst]) : T::Open;
@@ -285,7 +248,7 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         case ROp::SumDiv: wrote = numeric(dst, quotient(x, y)); break;
         default: break;
         }
-        if (op <= ROp::SumDiv) {  // writes c[dst] and the value before
+        if (writes_value(op)) {  // writes c[dst] and the value before
             state[in.dst] = wrote;
             last = wrote;
             continue;
@@ -326,10 +289,10 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
             state[in.y] = T::Any;
             bring(in.dst, state);
             state[in.y] = kept_type;
-        } else if (op >= ROp::Jump && op <= ROp::Memo && !(k && *k)) {
+        } else if (jumps(op) && !(k && *k)) {
             bring(in.dst, state);
         }
-        if (op == ROp::Jump || op == ROp::GiveUp || op == ROp::Return || (k && !*k)) live = false;
+        if (ends_path(op) || (k && !*k)) live = false;
     }
     if (!any && code.pins.empty() && code.instrs.size() == untyped.instrs.size()) return std::nullopt;
     for (const auto& [i, cell] : starts) gone[i] = gone[i] || !zero_read[cell];

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "eval/code_dump.h"
+#include "eval/register_types.h"
 #include "model/attention.h"
 #include "value/arith.h"
 
@@ -143,7 +145,7 @@ Named<Value> RecordsEvaluator::op_bytes(const LayerDoc& layer, std::string_view 
 Named<Value> RecordsEvaluator::layer_bytes(const LayerDoc& layer, const SwitchMap* switches) const {
     // As the reference: every `when` first, then each held slot priced.
     PartBytes priced;
-    price_layer(*layer_code_, program_, bind(layer), keep_mask(layer, switches), priced);
+    price_layer(*layer_code_, program_, bind(layer), keep_mask(layer, switches), priced, nullptr, tier_);
     return by_part_name(program_, priced);
 }
 
@@ -151,6 +153,7 @@ PreparedLayer::PreparedLayer(const RecordsEvaluator& records, const LayerDoc& la
                              const Overrides* overrides, bool typed)
     : program_(&records.program()),
       layer_code_(records.layer_code_),
+      tier_(records.tier()),
       names_(records.bind(layer, overrides)),
       keep_(records.keep_mask(layer, switches)) {
     if (typed) make_typed();
@@ -183,6 +186,10 @@ Named<Value> PreparedLayer::layer_bytes() const {
     PartBytes priced;
     price(priced);
     return by_part_name(*program_, priced);
+}
+
+std::string PreparedLayer::dump_code() const {
+    return dump_layer_code(*layer_code_, *program_, typed_ ? &*typed_ : nullptr);
 }
 
 }  // namespace oprec

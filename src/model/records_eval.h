@@ -37,6 +37,10 @@ public:
     explicit RecordsEvaluator(const Program& program);
 
     const Program& program() const { return program_; }
+    // Which run prices a layer (RunTier, eval/records.h): Auto unless set,
+    // to compare the tiers. Set it before preparing layers.
+    void set_tier(RunTier tier) { tier_ = tier; }
+    RunTier tier() const { return tier_; }
 
     // The value of every name a record reads: an override, the context's
     // micro_factor / dropless_tok_factor, kv_shards, the field (or the
@@ -68,6 +72,7 @@ private:
     std::vector<Source> sources_;                           // by NameId
     std::unordered_map<std::string_view, NameId> by_name_;  // views of program_.names
     std::shared_ptr<const LayerCode> layer_code_;           // every slot in one run (shared by PreparedLayers)
+    RunTier tier_ = RunTier::Auto;
 
     friend class PreparedLayer;
 };
@@ -96,7 +101,7 @@ public:
     const KeepMask& keep() const { return keep_; }
 
     // layer_bytes by part index into `out`: no allocation once `out` has grown.
-    void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out, typed()); }
+    void price(PartBytes& out) const { price_layer(*layer_code_, *program_, names_, keep_, out, typed(), tier_); }
     // One slot, held or not (slot_bytes).
     Value slot(SlotId slot) const { return price_slot(*program_, slot, names_, keep_); }
     // Whether the next pricing takes the typed run (the names' types, the
@@ -104,6 +109,9 @@ public:
     bool runs_typed() const { return typed() != nullptr; }
     // RecordsEvaluator::layer_bytes: by part name.
     Named<Value> layer_bytes() const;
+    // The layer's run as it is compiled (eval/code_dump.h): straight-line
+    // and register code, and the typed run if it has one.
+    std::string dump_code() const;
 
 private:
     // The register run typed for the names' types and the mask when bound,
@@ -116,6 +124,7 @@ private:
 
     const Program* program_;
     std::shared_ptr<const LayerCode> layer_code_;
+    RunTier tier_ = RunTier::Auto;  // the evaluator's
     Bindings names_;
     KeepMask keep_;
     std::optional<RegisterCode> typed_;

@@ -153,3 +153,40 @@ TEST_CASE("the API's errors say what and where", "[api]") {
         CHECK_THROWS_AS(oprec::Records::load("no-such-records"), oprec::RecordsError);
     }
 }
+
+TEST_CASE("every golden layer prices the same under each tier", "[api][golden][tier]") {
+    using oprec::Tier;
+    const auto load = [](Tier tier) {
+        oprec::RecordsOptions options;
+        options.data_dir = OPREC_TEST_DATA "/..";
+        options.tier = tier;
+        return oprec::Records::load(OPREC_TEST_DATA "/../records/op_records.rec", options);
+    };
+    const std::vector<std::pair<Tier, oprec::Records>> tiers = {
+        {Tier::Auto, load(Tier::Auto)},
+        {Tier::Tree, load(Tier::Tree)},
+        {Tier::StraightLine, load(Tier::StraightLine)},
+        {Tier::Registers, load(Tier::Registers)}};
+    CHECK(oprec::parse_tier("straight-line") == Tier::StraightLine);
+    CHECK_FALSE(oprec::parse_tier("fast"));
+    std::size_t compared = 0;
+    for (const auto& c : cases()["cases"]) {
+        const std::string text = doc_text(c);
+        INFO(c.value("id", std::string("?")));
+        std::string first;
+        for (const auto& [tier, records] : tiers) {
+            INFO("tier " << static_cast<int>(tier));
+            oprec::Layer layer = records.layer(text, "case");
+            // Three pricings: the untyped run, then (Auto) the typed one, then with t changed.
+            std::string priced = parts_text(layer) + "| " + parts_text(layer);
+            if (layer.field("t")) {
+                layer.set("t", std::int64_t{3});
+                priced += "| " + parts_text(layer);
+            }
+            if (first.empty()) first = priced;
+            else CHECK(priced == first);
+        }
+        ++compared;
+    }
+    CHECK(compared >= 150);
+}

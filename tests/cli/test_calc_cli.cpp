@@ -228,3 +228,21 @@ TEST_CASE("calc: a refused source is shown with its place, exit 1", "[cli][calc]
     const auto bad_set = testing::run_oprec({"calc", "h", "--set", "h=four"});
     CHECK(bad_set.exit_code == 2);
 }
+
+TEST_CASE("calc --tier tree gives the straight-line code's value; calc --dump lists it", "[cli][calc][tier][dump]") {
+    for (const char* expr : {"s * b * h / t", "0.5 * h if t > 1 else max(s, b)", "7 // 2 ** 3"}) {
+        INFO(expr);
+        const std::vector<std::string> sets = {"--set", "s=4096", "--set", "b=2", "--set", "h=5120.5", "--set", "t=8"};
+        std::vector<std::string> fast = {"calc", expr};
+        fast.insert(fast.end(), sets.begin(), sets.end());
+        std::vector<std::string> tree = fast;
+        tree.insert(tree.end(), {"--tier", "tree"});
+        const auto a = testing::run_oprec(fast), b = testing::run_oprec(tree);
+        CHECK(a.exit_code == 0);
+        CHECK(b.exit_code == 0);
+        CHECK(a.out == b.out);
+    }
+    const auto dump = testing::run_oprec({"calc", "--dump", "s * b * h"});
+    CHECK(dump.exit_code == 0);
+    CHECK(dump.out == "straight-line code:\n0000  MulNN           s, b\n0001  MulN            h\n0002  Return\n");
+}

@@ -289,3 +289,22 @@ TEST_CASE("eval: a float has the same digits however it is printed", "[cli][eval
                                           json::parse(testing::read_text(layer)).dump() + "\n");
     CHECK(jsonl.out.find("\"bytes\":2073600000000000.0") != std::string::npos);
 }
+
+TEST_CASE("eval --tier prices alike in each tier; eval --dump lists the run", "[cli][eval][tier][dump]") {
+    const std::string layer = OPREC_TEST_DATA "/../examples/deepseek-v3-moe.json";
+    const auto fast = testing::run_oprec({"eval", "--format", "json", layer});
+    REQUIRE(fast.exit_code == 0);
+    for (const char* tier : {"auto", "tree", "straight-line", "registers"}) {
+        INFO(tier);
+        const auto run = testing::run_oprec({"eval", "--format", "json", "--tier", tier, layer});
+        CHECK(run.exit_code == 0);
+        CHECK(run.out == fast.out);
+    }
+    CHECK(testing::run_oprec({"eval", "--tier", "fast", layer}).exit_code != 0);
+    const auto dump = testing::run_oprec({"eval", "--dump", layer});
+    CHECK(dump.exit_code == 0);
+    CHECK(dump.out.rfind("straight-line code (", 0) == 0);
+    CHECK(dump.out.find("\nregister code:\n") != std::string::npos);
+    CHECK(dump.out.find("\nregister code typed for this layer:\n") != std::string::npos);
+    CHECK(dump.out.find("\n; pinned: ") != std::string::npos);  // the run decided for the model's shape
+}

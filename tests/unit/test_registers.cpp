@@ -16,6 +16,8 @@
 #include "check/loader.h"
 #include "eval/layer_code.h"
 #include "eval/register_code.h"
+#include "eval/register_run.h"
+#include "eval/register_types.h"
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
 #include "model/records_eval.h"

@@ -1,0 +1,17 @@
+// compile_registers (register_compile.cpp): a program's layer run as
+// untyped register code.
+#pragma once
+
+#include <optional>
+
+#include "check/program.h"
+#include "eval/register_code.h"
+
+namespace oprec {
+
+// nullopt where the program is beyond the form's limits (65,535 cells or
+// instructions, 64 memo bits, expressions nested deeper than it follows);
+// the layer is then run by LayerCode alone.
+std::optional<RegisterCode> compile_registers(const Program& program);
+
+}  // namespace oprec
