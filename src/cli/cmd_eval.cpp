@@ -178,7 +178,11 @@ int run(const EvalArgs& args) {
     }
     const bool as_written = args.format == "json" && args.slot.empty();  // printed as the API writes it
     const Report priced = report_of(*layer, args, as_written ? 2 : -1);
-    const ordered_json report = ordered_json::parse(priced.json);
+    if (as_written) {
+        std::cout << priced.json << '\n';
+        return priced.complete ? kOk : kProblems;
+    }
+    const ordered_json report = ordered_json::parse(priced.json);  // the slot and the table read it
     if (!args.slot.empty()) {
         const ordered_json doc = slot_only(*records, report, args.slot);
         if (args.format == "json") {
@@ -194,14 +198,10 @@ int run(const EvalArgs& args) {
         }
         return has_error(doc) ? kProblems : kOk;
     }
-    if (args.format == "json") {
-        std::cout << priced.json << '\n';
-    } else {
-        const std::optional<Field> micro = layer->field("micro_factor");
-        const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
-        std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
-                                          factor != nullptr ? factor->repr() : "?"});
-    }
+    const std::optional<Field> micro = layer->field("micro_factor");
+    const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
+    std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
+                                      factor != nullptr ? factor->repr() : "?"});
     return priced.complete ? kOk : kProblems;
 }
 

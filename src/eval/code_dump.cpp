@@ -4,23 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "syntax/ast.h"
 #include "value/format.h"
 
 namespace oprec {
 
 namespace {
-
-const char* cmp_text(py::CmpOp op) {
-    switch (op) {
-    case py::CmpOp::Lt: return "<";
-    case py::CmpOp::Le: return "<=";
-    case py::CmpOp::Gt: return ">";
-    case py::CmpOp::Ge: return ">=";
-    case py::CmpOp::Eq: return "==";
-    case py::CmpOp::Ne: return "!=";
-    }
-    return "?";
-}
 
 const char* arith_text(ROp op) {
     switch (op) {
@@ -88,7 +77,7 @@ std::string describe(const RInstr& in, const Cells& cell) {
         case ROp::Pos: value = "+" + x; break;
         case ROp::Not: value = "not " + x; break;
         case ROp::Cmp: case ROp::JumpUnlessCmp: case ROp::HeldCmp:
-            value = fmt::format("{} {} {}", x, cmp_text(in.cmp), y);
+            value = fmt::format("{} {} {}", x, ast::compare_op_text(in.cmp), y);
             break;
         case ROp::Max2: value = fmt::format("max({}, {})", x, y); break;
         case ROp::Min2: value = fmt::format("min({}, {})", x, y); break;
@@ -146,12 +135,12 @@ std::string linear_operands(const Instr& in, const Code& code, const std::vector
     case LArgs::NN: return fmt::format("{}, {}", name(in.a), name(in.b));
     case LArgs::CN: return fmt::format("{}, {}", constant(in.a), name(in.b));
     case LArgs::CP: return fmt::format("{}, param {}", constant(in.a), in.b);
-    case LArgs::NC: return fmt::format("{} {} {}", name(in.a), cmp_text(in.cmp), constant(in.b));
+    case LArgs::NC: return fmt::format("{} {} {}", name(in.a), ast::compare_op_text(in.cmp), constant(in.b));
     case LArgs::CNN: return fmt::format("{}, {}, {}", constant(in.n), name(in.a), name(in.b));
     case LArgs::JR: return fmt::format("unless keep[{}] -> {:04}", record(in.b), in.a);
     case LArgs::JS: return fmt::format("unless held[{}] -> {:04}", slot(in.b), in.a);
     case LArgs::JF: return fmt::format("{} n={} (too deep: -> {:04})", fn(in.b), in.n, in.a);
-    case LArgs::NCS: return fmt::format("held[{}] = {} {} {}", slot(in.n), name(in.a), cmp_text(in.cmp), constant(in.b));
+    case LArgs::NCS: return fmt::format("held[{}] = {} {} {}", slot(in.n), name(in.a), ast::compare_op_text(in.cmp), constant(in.b));
     }
     return "";
 }

@@ -61,7 +61,7 @@ public:
         if (at_ == At::Switch) return switch_value(b ? 1 : 0);
         return false;
     }
-        bool number_integer(std::int64_t i) { return number(Value::integer(i)); }
+    bool number_integer(std::int64_t i) { return number(Value::integer(i)); }
     bool number_float(double f) {
         if (at_ == At::Switch) return false;
         return number(Value::real(f));

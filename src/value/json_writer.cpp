@@ -53,35 +53,25 @@ void JsonWriter::element() {
     newline(has_member_.size());
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::open(char bracket, bool array) {
     element();
-    out_ += '{';
+    out_ += bracket;
     has_member_.push_back(false);
-    is_array_.push_back(false);
+    is_array_.push_back(array);
 }
 
-void JsonWriter::end_object() {
+void JsonWriter::close(char bracket) {
     const bool any = has_member_.back();
     has_member_.pop_back();
     is_array_.pop_back();
     if (any) newline(has_member_.size());
-    out_ += '}';
+    out_ += bracket;
 }
 
-void JsonWriter::begin_array() {
-    element();
-    out_ += '[';
-    has_member_.push_back(false);
-    is_array_.push_back(true);
-}
-
-void JsonWriter::end_array() {
-    const bool any = has_member_.back();
-    has_member_.pop_back();
-    is_array_.pop_back();
-    if (any) newline(has_member_.size());
-    out_ += ']';
-}
+void JsonWriter::begin_object() { open('{', false); }
+void JsonWriter::end_object() { close('}'); }
+void JsonWriter::begin_array() { open('[', true); }
+void JsonWriter::end_array() { close(']'); }
 
 void JsonWriter::key(std::string_view name) {
     if (has_member_.back()) out_ += ',';

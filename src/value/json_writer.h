@@ -42,6 +42,8 @@ public:
 private:
     void newline(std::size_t depth);
     void element();  // before a value in an array: its comma and line
+    void open(char bracket, bool array);
+    void close(char bracket);
 
     std::string out_;
     int indent_;
