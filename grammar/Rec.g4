@@ -25,6 +25,7 @@ decl        : importDecl
             | fieldDecl
             | runDecl
             | profileDecl
+            | termDecl
             ;
 
 importDecl  : 'import' STRING ;
@@ -68,6 +69,11 @@ opCounts    : INT+                                   # countVector
             | name INT (',' NEWLINE* name INT)*      # namedCounts
             ;
 
+// The whole-rank memory model (records/rank*.rec): each `term` is bytes a
+// rank holds, summed into its stage's total; a `beside` term is reported
+// beside the total, not in it (the allocator's reserve).
+termDecl    : kind=('term' | 'beside') name '=' expr ;
+
 fnDecl      : 'fn' name '(' (name (',' name)* ','?)? ')' '=' expr ;
 
 nameList    : name (',' name)* ;
@@ -93,7 +99,7 @@ expr        : '(' expr ')'                                # parenExpr
             | (NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
               | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
               | 'fn' | 'import' | 'field' | 'context'
-              | 'run' | 'profile' | 'matches' | 'kind' | 'model')  # nameExpr
+              | 'run' | 'profile' | 'matches' | 'kind' | 'model' | 'term' | 'beside')  # nameExpr
             | expr callArgs                               # callExpr
             | <assoc=right> expr '**' expr                # powerExpr
             | op=('+' | '-') expr                         # signExpr
@@ -115,7 +121,7 @@ callArgs    : '(' (expr (',' expr)* ','?)? ')' ;
 name        : NAME | 'switches' | 'layerparts' | 'opvector' | 'default' | 'op'
             | 'part' | 'of' | 'switch' | 'needs' | 'comm' | 'slot' | 'when'
             | 'fn' | 'import' | 'field' | 'context'
-            | 'run' | 'profile' | 'matches' | 'kind' | 'model' ;
+            | 'run' | 'profile' | 'matches' | 'kind' | 'model' | 'term' | 'beside' ;
 
 // ---- tokens ------------------------------------------------------------------
 

@@ -54,6 +54,7 @@ private:
     void fns(const std::vector<ast::Module>& modules, Compiler& compiler);
     void defaults(const std::vector<ast::Module>& modules, Compiler& compiler);
     void slots(const std::vector<ast::Module>& modules, Compiler& compiler);
+    void terms(const std::vector<ast::Module>& modules, Compiler& compiler);
     void schema(const std::vector<ast::Module>& modules);
     std::optional<std::uint32_t> switch_index(const ast::Ident& id);
 
@@ -117,10 +118,11 @@ void Checker::records(const std::vector<ast::Module>& modules) {
         if (op->switch_name) r.switch_id = switch_index(*op->switch_name);
         p_.records.push_back(std::move(r));
     }
-    // A file of op profiles and no records (stdlib/profiles.rec) imports the
-    // vocabulary for its counts, not to state records: no op is missing from it.
+    // A file of op profiles or rank terms and no records (stdlib/profiles.rec)
+    // imports the vocabulary for its counts, not to state records: no op is
+    // missing from it.
     const bool profiles_only = ops.empty() && parts.empty() && all<ast::SlotDecl>(modules).empty() &&
-                               !all<ast::ProfileDecl>(modules).empty();
+                               (!all<ast::ProfileDecl>(modules).empty() || !all<ast::TermDecl>(modules).empty());
     for (const std::string& name : p_.op_vector)
         if (!profiles_only &&
             std::none_of(ops.begin(), ops.end(), [&](const ast::OpDecl* o) { return o->name.text == name; })) {
@@ -309,6 +311,14 @@ void Checker::slots(const std::vector<ast::Module>& modules, Compiler& compiler)
     }
 }
 
+void Checker::terms(const std::vector<ast::Module>& modules, Compiler& compiler) {
+    std::map<std::string, Span> seen;
+    for (const ast::TermDecl* t : all<ast::TermDecl>(modules)) {
+        if (duplicate(seen, t->name, "term")) continue;
+        p_.terms.push_back({t->name.text, compiler.compile(t->value, {}), t->beside, t->name.span});
+    }
+}
+
 void Checker::schema(const std::vector<ast::Module>& modules) {
     static const std::vector<std::string> kTypes{"int", "float", "bool", "str"};
     std::map<std::string, Span> seen;
@@ -339,6 +349,7 @@ std::optional<Program> Checker::run(const std::vector<ast::Module>& modules) {
     fns(modules, compiler);
     defaults(modules, compiler);
     slots(modules, compiler);
+    terms(modules, compiler);
     p_.defaults.resize(p_.names.size());
     const bool compile_errors = std::any_of(diags_.begin(), diags_.end(),
                                             [](const Diagnostic& d) { return d.severity == Severity::Error; });

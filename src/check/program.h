@@ -53,6 +53,15 @@ struct FieldInfo {
     Span span;
 };
 
+// One term of the whole-rank memory model (records/rank*.rec): bytes a rank
+// holds, evaluated once per pipeline stage and model chunk.
+struct TermInfo {
+    std::string name;
+    NodeId formula = 0;
+    bool beside = false;  // reported beside the stage's total, not summed into it
+    Span span;
+};
+
 struct Program {
     // The vocabulary, in declaration order.
     std::vector<std::string> switches;
@@ -65,6 +74,7 @@ struct Program {
     std::vector<std::optional<Value>> defaults;  // by NameId: the records' default, if any
     std::vector<FieldInfo> fields;    // the field schema, if the records import one
     Profiles profiles;                // the op profiles and run defaults, if the program declares them
+    std::vector<TermInfo> terms;      // the whole-rank model's terms, in declaration order
     Code code;
 
     SourceMap sources;           // the text of every file loaded, for messages

@@ -150,6 +150,9 @@ struct DeclWriter {
         return out;
     }
     std::string operator()(const ast::SettingDecl& d) const { return setting(d); }
+    std::string operator()(const ast::TermDecl& d) const {
+        return fmt::format("{} {} = {}", d.beside ? "beside" : "term", d.name.text, expr_source(d.value));
+    }
     std::string operator()(const ast::ProfileDecl& d) const {
         std::string out = "profile " + d.name.text;
         for (std::size_t i = 0; i < d.matches.size(); ++i) out += (i > 0 ? ", " : " matches ") + quoted(d.matches[i].text);

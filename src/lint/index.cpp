@@ -32,6 +32,9 @@ Index::Index(const LoadResult& load) : load_(load) {
                 fns.emplace(fn->name.text, Decl<ast::FnDecl>{m.file, fn});
                 fn_list.push_back({m.file, fn});
                 sites.push_back({SiteKind::FnBody, m.file, &fn->body, nullptr, fn});
+            } else if (const auto* t = std::get_if<ast::TermDecl>(&d)) {
+                terms.push_back({m.file, t});
+                sites.push_back({SiteKind::Term, m.file, &t->value, nullptr, nullptr});
             } else if (const auto* op = std::get_if<ast::OpDecl>(&d)) {
                 records.emplace(op->name.text, Decl<ast::OpDecl>{m.file, op});
                 record_list.push_back({m.file, op});

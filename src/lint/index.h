@@ -20,7 +20,7 @@ struct Decl {
 };
 
 // Where an expression sits, which decides what it may read.
-enum class SiteKind { When, Entry, Formula, FnBody, Default };
+enum class SiteKind { When, Entry, Formula, FnBody, Default, Term };
 
 struct Site {
     SiteKind kind;
@@ -57,6 +57,7 @@ public:
     std::vector<Decl<ast::SlotDecl>> slots;
     std::vector<Decl<ast::FnDecl>> fn_list;
     std::vector<Decl<ast::DefaultDecl>> default_list;
+    std::vector<Decl<ast::TermDecl>> terms;  // the whole-rank model's terms
     std::optional<Decl<ast::VocabDecl>> switches, layer_parts, op_vector;
     bool has_schema = false;
 

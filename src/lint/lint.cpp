@@ -36,7 +36,7 @@ bool library_module(const LoadResult& load, const std::vector<std::filesystem::p
     for (const ast::Module& m : load.modules)
         for (const ast::Decl& d : m.decls)
             if (std::holds_alternative<ast::OpDecl>(d) || std::holds_alternative<ast::SlotDecl>(d) ||
-                std::holds_alternative<ast::ProfileDecl>(d))
+                std::holds_alternative<ast::ProfileDecl>(d) || std::holds_alternative<ast::TermDecl>(d))
                 return false;
     std::error_code ec;
     const auto folder = std::filesystem::weakly_canonical(load.files.back(), ec).parent_path();  // the root comes last

@@ -92,6 +92,10 @@ private:
         expr(d.body, &d, false);
     }
     void decl(const ast::FieldDecl& d) { add(SymbolKind::Value, d.name, true); }
+    void decl(const ast::TermDecl& d) {
+        add(SymbolKind::Value, d.name, true);
+        expr(d.value, nullptr, false);
+    }
     void decl(const ast::SettingDecl& d) {
         add(SymbolKind::Value, d.name, false);
         expr(d.value, nullptr, false);
@@ -145,6 +149,8 @@ std::vector<Outline> outline_of(const ast::Module& m, const SourceFile& file) {
             out.push_back(std::move(o));
         } else if (const auto* fn = std::get_if<ast::FnDecl>(&d)) {
             out.push_back({fn->name.text, "fn", SymbolKind::Fn, fn->name.span, last_line(fn->body), fn->name.span, {}});
+        } else if (const auto* t = std::get_if<ast::TermDecl>(&d)) {
+            out.push_back({t->name.text, t->beside ? "beside" : "term", SymbolKind::Value, t->span, last_line(t->value), t->name.span, {}});
         } else if (const auto* def = std::get_if<ast::DefaultDecl>(&d)) {
             out.push_back({def->name.text, "default", SymbolKind::Value, def->name.span, last_line(def->value), def->name.span, {}});
         } else if (const auto* f = std::get_if<ast::FieldDecl>(&d)) {

@@ -15,7 +15,7 @@ constexpr int kKeyword = 14, kField = 5, kFunction = 3, kEnumMember = 20, kEnum 
 constexpr std::size_t kLongestLine = 2000;
 
 const char* const kTopKeywords[] = {"import", "op", "part", "slot", "fn", "default", "field", "context",
-                                    "switches", "layerparts", "opvector", "profile", "run", "model"};
+                                    "switches", "layerparts", "opvector", "profile", "run", "model", "term", "beside"};
 
 // The keyword opening the block the cursor is in ("slot", "profile"), or
 // empty at the top level. Braces in comments do not count.

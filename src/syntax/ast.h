@@ -151,8 +151,17 @@ struct ProfileDecl {
     Span span;  // the keyword
 };
 
+// `term NAME = EXPR`: bytes a rank holds, summed into its stage's total;
+// `beside NAME = EXPR`: reported beside the total, not in it.
+struct TermDecl {
+    bool beside = false;
+    Ident name;
+    Expr value;
+    Span span;  // the keyword
+};
+
 using Decl = std::variant<ImportDecl, VocabDecl, DefaultDecl, OpDecl, SlotDecl, FnDecl, FieldDecl, SettingDecl,
-                          ProfileDecl>;
+                          ProfileDecl, TermDecl>;
 
 struct Module {
     FileId file = 0;

@@ -121,6 +121,8 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
     }
     if (auto* d = ctx->runDecl()) return setting(false, d->getStart(), d->name(), d->expr());
     if (auto* d = ctx->profileDecl()) return profile(d);
+    if (auto* d = ctx->termDecl())
+        return ast::TermDecl{d->kind->getText() == "beside", ident(d->name()), group(d->expr()), span(d->kind)};
     auto* d = ctx->fnDecl();
     ast::FnDecl fn;
     auto ns = d->name();
