@@ -11,6 +11,7 @@
 
 #include "oprec/errors.h"  // IWYU pragma: export
 #include "oprec/expression.h" // IWYU pragma: export
+#include "oprec/fit.h"     // IWYU pragma: export
 #include "oprec/hf.h"      // IWYU pragma: export
 #include "oprec/layer.h"   // IWYU pragma: export
 #include "oprec/number.h"  // IWYU pragma: export

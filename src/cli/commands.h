@@ -15,6 +15,7 @@ void add_calc_command(CLI::App& app, int& exit_code);
 void add_eval_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
 void add_sweep_command(CLI::App& app, int& exit_code);
+void add_fit_command(CLI::App& app, int& exit_code);
 void add_repl_command(CLI::App& app, int& exit_code);
 void add_lint_command(CLI::App& app, int& exit_code);
 void add_fmt_command(CLI::App& app, int& exit_code);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     oprec::cli::add_calc_command(app, exit_code);
     oprec::cli::add_eval_command(app, exit_code);
     oprec::cli::add_bench_command(app, exit_code);
+    oprec::cli::add_fit_command(app, exit_code);
     oprec::cli::add_sweep_command(app, exit_code);
     oprec::cli::add_repl_command(app, exit_code);
     oprec::cli::add_lint_command(app, exit_code);

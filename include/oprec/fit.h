@@ -1,0 +1,113 @@
+// Will it fit: every byte a rank holds, per pipeline stage, from a Hugging
+// Face config and a strategy (or a Megatron-LM launch command), as the
+// whole-rank records state it (records/rank_calibrated.rec,
+// records/rank_reference.rec: weights, gradients, optimizer states,
+// activations times the micro-batches in flight, the loss, buffers).
+// docs/fit.md describes the model and the result.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oprec/hf.h"
+#include "oprec/number.h"
+#include "oprec/records.h"
+
+namespace oprec {
+
+namespace detail {
+struct FitState;
+}
+
+struct FitStrategy {
+    HfStrategy layer;                      // tp, cp, sp, ep, etp, mbs, seq, dtype, attention, recompute
+    std::int64_t gpus = 8;
+    std::int64_t pp = 1;
+    std::int64_t vpp = 1;                  // model chunks per stage
+    std::optional<std::int64_t> gbs;       // none: one micro-batch per data-parallel rank
+    int zero = 1;                          // 0, 1 (distributed optimizer), 2, 3 (FSDP)
+    std::optional<std::string> schedule;   // 1f1b, interleaved, gpipe, dualpipev, zero-bubble; none: 1f1b (interleaved when vpp > 1)
+    std::string optimizer = "adam";        // adam, sgd
+    std::string recompute_method = "uniform";       // uniform, block (with recompute = full)
+    std::optional<std::int64_t> recompute_layers;   // layers per group (uniform) or per chunk (block)
+    std::optional<std::int64_t> first_stage_layers, last_stage_layers;
+    std::optional<bool> untied;            // none: the config's tie_word_embeddings
+    std::optional<std::int64_t> vocab;     // none: the config's vocab_size
+    std::int64_t mtp_layers = 0;
+    bool learned_positions = false;
+    bool fp32_grads = true;
+    double device_bytes = 80.0 * 1024 * 1024 * 1024;
+};
+
+struct FitTerm {
+    std::string name;
+    Number bytes;
+    bool beside = false;  // reported beside the stage's total, not in it
+};
+
+struct FitStage {
+    std::int64_t stage = 0;
+    std::int64_t layers = 0;
+    std::vector<FitTerm> terms;
+    Number total;
+};
+
+struct FitResult {
+    std::string model;        // "llama (profile default), 32 layers"
+    std::string strategy;     // every default settled
+    std::int64_t dp = 1;
+    std::int64_t micro_batches = 1;
+    std::vector<FitStage> stages;  // in pipeline order
+    std::size_t peak_stage = 0;
+    double peak_bytes = 0;
+    double device_bytes = 0;
+    bool fits = false;
+    // docs/fit.md's schema: {"stages": [{"stage", "layers", "total_bytes",
+    // "terms": {...}, "beside": {...}}], "peak_bytes", "peak_stage",
+    // "device_bytes", "fits", "margin_bytes", ...}; indent < 0: one line.
+    std::string to_json(int indent = 2) const;
+};
+
+// A model bound to whole-rank records once, fitted under many strategies.
+// The records must state terms and be loaded with op profiles
+// (RecordsOptions::profiles).
+class FitModel {
+public:
+    // Throws LayerError for a config that cannot be read, RecordsError-free
+    // records without terms or profiles.
+    FitModel(const Records& records, const std::filesystem::path& config, std::optional<std::string> family = {});
+    // A config.json given as text; `source_name` stands for it in messages.
+    FitModel(const Records& records, std::string_view config_json, std::string source_name,
+             std::optional<std::string> family = {});
+    FitModel(FitModel&&) noexcept;
+    FitModel& operator=(FitModel&&) noexcept;
+    ~FitModel();
+
+    // Throws LayerError for a strategy the model cannot take (naming the
+    // option), PricingError for a term the records cannot evaluate.
+    FitResult fit(const FitStrategy& strategy) const;
+
+private:
+    std::unique_ptr<detail::FitState> state_;
+};
+
+// A Megatron-LM launch command (the whole command or its flags,
+// shell-quoted), read as megatron/training/arguments.py reads it: the model
+// as a Hugging Face config, and the strategy.
+struct MegatronJob {
+    std::string config_json;           // the model, as a config.json
+    FitStrategy strategy;
+    std::vector<std::string> ignored;  // flags that do not change memory
+    std::vector<std::string> unknown;  // flags Megatron-LM does not have (or oprec does not know)
+    std::vector<std::string> notes;    // what was assumed
+};
+// Throws LayerError naming the flag and its line:col in `text`.
+MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus = 8);
+
+}  // namespace oprec

@@ -1,0 +1,247 @@
+// oprec fit: will a training job fit on each GPU? Every byte a rank holds,
+// per pipeline stage, from a Hugging Face config and a strategy or from a
+// Megatron-LM launch command, priced by the whole-rank records.
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+#include <set>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/byte_size.h"
+#include "cli/commands.h"
+#include "cli/file_io.h"
+#include "cli/paths.h"
+#include "oprec/fit.h"
+#include "value/bytes_text.h"
+
+namespace oprec::cli {
+
+namespace {
+
+struct FitArgs {
+    std::string config;
+    std::string megatron_args;
+    std::string records = "calibrated";
+    std::string format = "text";
+    std::string family;
+    std::string device = "80GiB";
+    std::int64_t gpus = 8, tp = 1, pp = 1, vpp = 1, cp = 1, ep = 1, etp = 1, mbs = 1;
+    std::optional<std::int64_t> gbs, seq, recompute_layers, first_stage_layers, last_stage_layers, vocab;
+    std::string cp_algo = "ring", recompute = "none", recompute_method = "uniform", schedule, dtype, optimizer = "adam";
+    int zero = 1;
+    bool no_sp = false, no_flash = false, untie = false, tie = false;
+    bool gpus_given = false;
+};
+
+// The records a name chooses: `calibrated` and `reference` are the shipped
+// whole-rank sets; anything else a path (or a records/ name).
+std::filesystem::path rank_records(const std::string& name) {
+    if (name == "calibrated" || name == "reference") return resolve_records("rank_" + name);
+    return resolve_records(name);
+}
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024 * 1024)); }
+
+// The stages a table shows: every one up to eight, else the first two, the
+// peak and the last two.
+std::vector<std::size_t> shown_stages(const FitResult& r) {
+    std::vector<std::size_t> out;
+    const std::size_t n = r.stages.size();
+    if (n <= 8) {
+        for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+        return out;
+    }
+    std::set<std::size_t> pick{0, 1, r.peak_stage, n - 2, n - 1};
+    return {pick.begin(), pick.end()};
+}
+
+std::string text_report(const FitResult& r, const std::string& source, const std::string& records) {
+    std::string out = fmt::format("{}: {}\nstrategy: {}; dp={}, {} micro-batch{} a step\nrecords: {}\n\n", source,
+                                  r.model, r.strategy, r.dp, r.micro_batches, r.micro_batches == 1 ? "" : "es", records);
+    const std::vector<std::size_t> shown = shown_stages(r);
+    std::size_t name_width = 5;
+    for (const FitTerm& t : r.stages.front().terms) name_width = std::max(name_width, t.name.size() + (t.beside ? 9 : 0));
+    constexpr std::size_t kCol = 12;
+    auto row = [&](const std::string& label, auto cell) {
+        std::string line = fmt::format("  {:<{}}", label, name_width);
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            if (i > 0 && shown[i] != shown[i - 1] + 1) line += fmt::format("{:>5}", "...");
+            line += fmt::format("{:>{}}", cell(r.stages[shown[i]]), kCol);
+        }
+        out += line + "\n";
+    };
+    row("stage", [](const FitStage& s) { return fmt::format("{}", s.stage); });
+    row("layers", [](const FitStage& s) { return fmt::format("{}", s.layers); });
+    const std::size_t terms = r.stages.front().terms.size();
+    for (std::size_t t = 0; t < terms; ++t)
+        if (!r.stages.front().terms[t].beside)
+            row(r.stages.front().terms[t].name, [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    row("total", [](const FitStage& s) { return gib(s.total.to_double()); });
+    for (std::size_t t = 0; t < terms; ++t)
+        if (r.stages.front().terms[t].beside)
+            row(r.stages.front().terms[t].name + " (beside)",
+                [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    if (shown.size() < r.stages.size())
+        out += fmt::format("  ({} stages; --format json lists every one)\n", r.stages.size());
+    const double margin = r.device_bytes - r.peak_bytes;
+    out += fmt::format("\npeak: stage {}, {} of {}: {}\n", r.peak_stage, gib(r.peak_bytes), gib(r.device_bytes),
+                       r.fits ? fmt::format("fits, {} to spare", gib(margin))
+                              : fmt::format("does not fit, {} over", gib(-margin)));
+    return out;
+}
+
+FitStrategy strategy_of(const FitArgs& a, double device) {
+    FitStrategy s;
+    s.layer.tp = a.tp;
+    s.layer.cp = a.cp;
+    s.layer.cp_algo = a.cp_algo;
+    s.layer.sp = !a.no_sp;
+    s.layer.ep = a.ep;
+    s.layer.etp = a.etp;
+    s.layer.mbs = a.mbs;
+    s.layer.seq = a.seq;
+    if (!a.dtype.empty()) s.layer.dtype = a.dtype;
+    s.layer.flash_attention = !a.no_flash;
+    s.layer.recompute = a.recompute;
+    s.gpus = a.gpus;
+    s.pp = a.pp;
+    s.vpp = a.vpp;
+    s.gbs = a.gbs;
+    s.zero = a.zero;
+    if (!a.schedule.empty()) s.schedule = a.schedule;
+    s.optimizer = a.optimizer;
+    s.recompute_method = a.recompute_method;
+    s.recompute_layers = a.recompute_layers;
+    s.first_stage_layers = a.first_stage_layers;
+    s.last_stage_layers = a.last_stage_layers;
+    if (a.untie) s.untied = true;
+    if (a.tie) s.untied = false;
+    s.vocab = a.vocab;
+    s.device_bytes = device;
+    return s;
+}
+
+int run(const FitArgs& args) {
+    const auto device = parse_byte_size(args.device);
+    if (!device || *device <= 0) {
+        std::cerr << fmt::format("oprec fit: --device-memory {}: expected bytes, e.g. 80GiB, 141GB or 1e11\n", args.device);
+        return kCannotRun;
+    }
+    if (args.config.empty() == args.megatron_args.empty()) {
+        std::cerr << "oprec fit: give a Hugging Face config.json, or --megatron-args FILE (a Megatron-LM launch command)\n";
+        return kCannotRun;
+    }
+    std::optional<Records> records;
+    const std::filesystem::path records_path = rank_records(args.records);
+    try {
+        RecordsOptions options = records_options();
+        options.profiles = "profiles.rec";
+        records = Records::load(records_path, options);
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
+        return kCannotRun;
+    }
+    const auto family = args.family.empty() ? std::nullopt : std::optional(args.family);
+    std::string source = args.config;
+    try {
+        std::optional<FitModel> model;
+        FitStrategy strategy = strategy_of(args, *device);
+        if (!args.megatron_args.empty()) {
+            source = args.megatron_args == "-" ? "<stdin>" : args.megatron_args;
+            std::string why;
+            const std::optional<std::string> text = read_text(args.megatron_args, why);
+            if (!text) {
+                std::cerr << "oprec fit: " << why << '\n';
+                return kCannotRun;
+            }
+            MegatronJob job = megatron_job(*text, source, args.gpus);
+            for (const std::string& note : job.notes) std::cerr << "oprec fit: note: " << note << '\n';
+            if (!job.unknown.empty()) {
+                std::string list;
+                for (const std::string& f : job.unknown) list += (list.empty() ? "" : " ") + f;
+                std::cerr << "oprec fit: warning: flags oprec does not know, ignored: " << list << '\n';
+            }
+            model.emplace(*records, job.config_json, source, family);
+            job.strategy.device_bytes = *device;
+            strategy = job.strategy;
+        } else {
+            model.emplace(*records, args.config, family);
+        }
+        const FitResult result = model->fit(strategy);
+        if (args.format == "json") std::cout << result.to_json(2);
+        else std::cout << text_report(result, source, records->source());
+        std::cout.flush();
+        if (!std::cout) {
+            std::cerr << "oprec fit: cannot write the standard output\n";
+            return kCannotRun;
+        }
+        return result.fits ? kOk : kProblems;
+    } catch (const PricingError& e) {
+        std::cerr << "oprec fit: " << e.what() << '\n';
+        return kProblems;
+    } catch (const std::exception& e) {  // LayerError, unreadable files
+        std::cerr << "oprec fit: " << e.what() << '\n';
+        return kCannotRun;
+    }
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<FitArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "fit", "Will a training job fit? Every byte a rank holds per pipeline stage, from a Hugging Face config "
+               "or a Megatron-LM launch command (exit 1 when it does not fit)");
+    cmd->add_option("config", args->config, "A Hugging Face config.json");
+    cmd->add_option("--megatron-args", args->megatron_args,
+                    "A Megatron-LM launch command or its flags, shell-quoted (- reads standard input)");
+    cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8)")->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", args->tp, "Tensor-parallel degree (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--pp", args->pp, "Pipeline stages (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--vpp", args->vpp, "Model chunks per stage, interleaved (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--cp", args->cp, "Context-parallel degree (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--cp-algo", args->cp_algo, "Context-parallel algorithm: ring, ulysses or hybrid (default ring)");
+    cmd->add_flag("--no-sp", args->no_sp, "Sequence parallelism off (on by default)");
+    cmd->add_option("--ep", args->ep, "Expert-parallel degree (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--etp", args->etp, "Expert tensor-parallel degree (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--mbs", args->mbs, "Micro-batch size, sequences (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--gbs", args->gbs, "Global batch size, sequences (default: one micro-batch per data-parallel rank)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--seq", args->seq, "Sequence length (default: the model's max_position_embeddings)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--recompute", args->recompute, "Activation recompute: none, selective or full (default none)")
+        ->check(CLI::IsMember({"none", "selective", "full"}));
+    cmd->add_option("--recompute-method", args->recompute_method,
+                    "With --recompute full: uniform (groups of --recompute-layers) or block (the first "
+                    "--recompute-layers of each chunk); default uniform")
+        ->check(CLI::IsMember({"uniform", "block"}));
+    cmd->add_option("--recompute-layers", args->recompute_layers, "Layers per recompute group or block (default 1)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--zero", args->zero,
+                    "ZeRO stage: 0 none, 1 distributed optimizer (the default), 2 gradients too, 3 weights too (FSDP)")
+        ->check(CLI::Range(0, 3));
+    cmd->add_option("--schedule", args->schedule,
+                    "Pipeline schedule: 1f1b, interleaved, gpipe, dualpipev or zero-bubble (default 1f1b; "
+                    "interleaved with --vpp)")
+        ->check(CLI::IsMember({"1f1b", "interleaved", "gpipe", "dualpipev", "zero-bubble"}));
+    cmd->add_option("--dtype", args->dtype, "Compute dtype: bf16, fp16 or fp32 (default: the model's torch_dtype)");
+    cmd->add_option("--optimizer", args->optimizer, "Optimizer: adam or sgd (default adam)")
+        ->check(CLI::IsMember({"adam", "sgd"}));
+    cmd->add_flag("--no-flash-attention", args->no_flash, "Attention materialises its scores (unfused)");
+    cmd->add_option("--first-stage-layers", args->first_stage_layers, "Layers on the first stage (uneven pipeline)");
+    cmd->add_option("--last-stage-layers", args->last_stage_layers, "Layers on the last stage (uneven pipeline)");
+    cmd->add_flag("--untie-embeddings", args->untie, "The output layer has its own table");
+    cmd->add_flag("--tie-embeddings", args->tie, "The output layer shares the embedding's table");
+    cmd->add_option("--vocab", args->vocab, "Vocabulary size, padded (default: the config's vocab_size)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--device-memory", args->device, "The device's memory (default 80GiB)");
+    cmd->add_option("--records", args->records,
+                    "The whole-rank records: calibrated (the default), reference, or a .rec file");
+    cmd->add_option("--family", args->family, "Price with this op profile, not the one the model's name chooses");
+    cmd->add_option("--format", args->format, "text (the default) or json")->check(CLI::IsMember({"text", "json"}));
+    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace oprec::cli

@@ -1,0 +1,296 @@
+#include "rank/fit.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "code/interp.h"
+#include "eval/records.h"
+#include "model/params.h"
+#include "rank/layout.h"
+#include "value/arith.h"
+#include "value/format.h"
+
+namespace oprec::rank {
+
+namespace {
+
+Value I(std::int64_t v) { return Value::integer(v); }
+Value B(bool v) { return Value::boolean(v); }
+
+// What a fully recomputed layer keeps, evaluated on each layer kind.
+constexpr const char* kRecomputedLayerBytes = "recomputed_layer_bytes";
+// A fn `layer_NAME()` is evaluated on each layer kind and summed over a
+// chunk's layers into the name `chunk_NAME`.
+constexpr std::string_view kLayerPrefix = "layer_";
+
+// What one layer of a kind holds and keeps, one micro-batch.
+struct KindFacts {
+    std::vector<Value> per_layer;  // each layer_NAME(), in LayerFn order
+    Value plain_bytes;             // activations kept with nothing recomputed
+    Value kept_bytes;              // under the strategy's setting (selective, or plain)
+    std::optional<Value> recomputed_bytes;  // recomputed_layer_bytes(), where the records state it
+};
+
+Value larger(Value a, Value b) { return py::compare(py::CmpOp::Gt, b, a) ? b : a; }
+
+Value sum_parts(const Named<Value>& parts) {
+    Value total = Value::real(0.0);
+    for (const auto& [part, bytes] : parts) total = py::add(total, bytes);
+    return total;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& RankModel::bound_names() {
+    static const std::vector<std::pair<std::string, std::string>> names{
+        {"gpus", "GPUs of the job"},
+        {"pp", "pipeline stages"},
+        {"vp", "model chunks per stage (interleaved pipeline)"},
+        {"dp", "data-parallel size: gpus / (t * pp * cp)"},
+        {"edp", "expert data-parallel size: gpus / (pp * ep * etp)"},
+        {"m", "micro-batches per step per pipeline: gbs / (b * dp)"},
+        {"gbs", "global batch, sequences per step"},
+        {"stage", "this stage, from 0"},
+        {"chunk", "this model chunk of the stage, from 0"},
+        {"layers", "transformer layers of the model"},
+        {"stage_layers", "transformer layers on this stage, every chunk"},
+        {"chunk_layers", "transformer layers in this chunk"},
+        {"chunk_layer_bytes", "activations kept per micro-batch by the chunk's layers not fully recomputed"},
+        {"chunk_recomputed_layers", "the chunk's layers fully recomputed"},
+        {"chunk_recomputed_bytes", "recomputed_layer_bytes() summed over the inputs the recomputed layers keep"},
+        {"recompute_group", "layers recomputed together in the backward"},
+        {"max_layer_bytes", "the most one of the stage's layers keeps per micro-batch, nothing recomputed"},
+        {"last_layer_bytes", "what the stage's last layer keeps per micro-batch, nothing recomputed"},
+        {"zero", "ZeRO stage: 0 none, 1 distributed optimizer, 2 gradients too, 3 weights too"},
+        {"adam", "the optimizer is Adam (else SGD)"},
+        {"param_bytes", "bytes of a weight in the compute dtype"},
+        {"main_grad_bytes", "bytes of an accumulated gradient: 4 when accumulated in fp32, else param_bytes"},
+        {"fp16", "the run is fp16 (loss scaling)"},
+        {"interleaved", "the schedule is interleaved 1F1B (VPP)"},
+        {"gpipe", "the schedule is GPipe"},
+        {"dualpipev", "the schedule is DualPipeV"},
+        {"zero_bubble", "the schedule is zero-bubble"},
+        {"selective", "the layers run selective recompute"},
+        {"cp_ring", "context parallelism is a ring (ring or hybrid algorithm)"},
+        {"cp_ulysses", "context parallelism is Ulysses"},
+        {"v", "vocabulary, padded"},
+        {"tied", "input embedding and output layer share one table"},
+        {"learned_positions", "a learned position embedding"},
+        {"max_positions", "max_position_embeddings"},
+        {"mtp_layers", "multi-token prediction layers (on the last stage)"},
+        {"block_params", "per layer kind: layer_block's non-expert parameters (attention, norms, dense ffn or router)"},
+        {"block_routed_params", "per layer kind: layer_block's routed-expert parameters"},
+        {"block_shared_params", "per layer kind: layer_block's shared-expert parameters"},
+    };
+    return names;
+}
+
+RankModel::RankModel(const Program& program, const hf::HfModel& model)
+    : program_(program), model_(model), records_(program) {
+    if (program.terms.empty())
+        throw FitError("the records state no `term`: they are op records, not a whole-rank model "
+                       "(records/rank_calibrated.rec and records/rank_reference.rec are)");
+    for (const CompiledFn& fn : program.code.fns) {
+        const bool per_layer = fn.name.rfind(kLayerPrefix, 0) == 0;
+        if (!per_layer && fn.name != kRecomputedLayerBytes) continue;
+        if (fn.params != 0)
+            throw FitError(fmt::format("fn `{}` takes parameters: the fit calls it on each layer kind with none", fn.name));
+        if (per_layer)
+            layer_fns_.push_back({fn.name, fn.body,
+                                  program.find_name("chunk_" + fn.name.substr(kLayerPrefix.size()))});
+        else
+            recomputed_layer_bytes_ = fn.body;
+    }
+}
+
+Fit RankModel::fit(const RankStrategy& s) const {
+    const hf::Strategy layer_strategy = model_.resolved(s.layer);
+    const std::int64_t tp = layer_strategy.tp, cp = layer_strategy.cp, ep = layer_strategy.ep,
+                       etp = layer_strategy.etp, mbs = layer_strategy.mbs;
+    if (s.gpus < 1 || s.pp < 1 || s.vpp < 1) throw FitError("--gpus, --pp and --vpp must be at least 1");
+    if (s.gpus % (tp * s.pp * cp) != 0)
+        throw FitError(fmt::format("--gpus {} is not a multiple of tp * pp * cp = {} * {} * {}", s.gpus, tp, s.pp, cp));
+    const std::int64_t dp = s.gpus / (tp * s.pp * cp);
+    if (s.gpus % (s.pp * ep * etp) != 0)
+        throw FitError(fmt::format("--gpus {} is not a multiple of pp * ep * etp = {} * {} * {}", s.gpus, s.pp, ep, etp));
+    const std::int64_t edp = s.gpus / (s.pp * ep * etp);
+    const std::int64_t gbs = s.gbs.value_or(mbs * dp);
+    if (gbs < 1 || gbs % (mbs * dp) != 0)
+        throw FitError(fmt::format("--gbs {} is not a multiple of mbs * dp = {} * {}", gbs, mbs, dp));
+    const std::int64_t m = gbs / (mbs * dp);
+    if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
+
+    const Layout layout = lay_out(model_.stack().size(), s);
+
+    // Each kind priced once, at one micro-batch: its activations plainly and
+    // as kept, and the per-layer fns on its own fields.
+    hf::Strategy plain = layer_strategy, kept = layer_strategy;
+    plain.recompute = hf::Recompute::None;
+    plain.micro_factor = I(1);
+    kept.recompute = layer_strategy.recompute == hf::Recompute::Selective ? hf::Recompute::Selective : hf::Recompute::None;
+    kept.micro_factor = I(1);
+    std::map<std::string, KindFacts> kinds;
+    for (const auto& [kind, count] : model_.kinds()) {
+        const LayerKind& k = *model_.family().find_kind(kind);
+        const LayerDoc plain_doc = model_.layer_of_kind(k, plain);
+        const LayerDoc kept_doc = model_.layer_of_kind(k, kept);
+        Bindings names = records_.bind(kept_doc);
+        auto bind_native = [&](const char* name, auto count_of) {
+            if (auto id = program_.find_name(name)) {
+                try {
+                    names.set(*id, count_of(kept_doc.fields));
+                } catch (const EvalError&) {
+                    // A count the layer's fields do not give: reading it raises.
+                }
+            }
+        };
+        bind_native("block_params", [](const LayerConfig& f) {
+            const bool moe = py::compare(py::CmpOp::Gt, f.number("n_exp"), I(1));
+            return num_params_attn(f) + num_params_norm(f) + (moe ? num_params_router(f) : num_params_ffn(f));
+        });
+        bind_native("block_routed_params", [](const LayerConfig& f) {
+            return py::compare(py::CmpOp::Gt, f.number("n_exp"), I(1)) ? num_params_routed_expert(f) : I(0);
+        });
+        bind_native("block_shared_params", [](const LayerConfig& f) {
+            return py::compare(py::CmpOp::Gt, f.number("n_exp"), I(1)) ? num_params_shared_expert(f) : I(0);
+        });
+        Interpreter<const Bindings> interp(program_.code, names);
+        auto call = [&](NodeId body, const std::string& fn) {
+            try {
+                return interp.run(body);
+            } catch (const EvalError& e) {
+                throw FitError(fmt::format("{}: in `{}()` on a {} layer: {}", program_.sources.where(e.span()), fn,
+                                           kind, e.what()));
+            }
+        };
+        KindFacts f;
+        for (const LayerFn& fn : layer_fns_) f.per_layer.push_back(call(fn.body, fn.name));
+        f.plain_bytes = sum_parts(records_.layer_bytes(plain_doc));
+        f.kept_bytes = sum_parts(records_.layer_bytes(kept_doc));
+        if (recomputed_layer_bytes_) f.recomputed_bytes = call(*recomputed_layer_bytes_, kRecomputedLayerBytes);
+        kinds.emplace(kind, std::move(f));
+    }
+
+    // The terms read the representative layer's fields, and what the fit binds.
+    Bindings names = records_.bind(model_.layer(model_.representative_layer(), kept));
+    auto bind = [&](std::string_view name, Value v) {
+        if (auto id = program_.find_name(name)) names.set(*id, v);
+    };
+    const OpProfile& family = model_.family();
+    for (const ProfileSetting& r : program_.profiles.run_defaults)
+        if (auto v = program_.profiles.run_setting(family, r.name)) bind(r.name, *v);
+    const hf::HfConfig& config = model_.config();
+    const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
+    const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(false);
+    const Schedule schedule = s.schedule_or_default();
+    const std::int64_t param_bytes = hf::dtype_bytes(*layer_strategy.dtype);
+    bind("gpus", I(s.gpus));
+    bind("pp", I(s.pp));
+    bind("vp", I(s.vpp));
+    bind("dp", I(dp));
+    bind("edp", I(edp));
+    bind("m", I(m));
+    bind("gbs", I(gbs));
+    bind("layers", I(static_cast<std::int64_t>(model_.stack().size())));
+    bind("zero", I(s.zero));
+    bind("adam", B(s.optimizer == Optimizer::Adam));
+    bind("param_bytes", I(param_bytes));
+    bind("main_grad_bytes", I(s.fp32_grads ? 4 : param_bytes));
+    bind("fp16", B(*layer_strategy.dtype == hf::Dtype::Fp16));
+    bind("interleaved", B(schedule == Schedule::Interleaved));
+    bind("gpipe", B(schedule == Schedule::GPipe));
+    bind("dualpipev", B(schedule == Schedule::DualPipeV));
+    bind("zero_bubble", B(schedule == Schedule::ZeroBubble));
+    bind("selective", B(layer_strategy.recompute == hf::Recompute::Selective));
+    bind("cp_ring", B(layer_strategy.cp_algo != CpAlgo::Ulysses));
+    bind("cp_ulysses", B(layer_strategy.cp_algo == CpAlgo::Ulysses));
+    bind("v", I(vocab));
+    bind("tied", B(tied));
+    bind("learned_positions", B(s.learned_positions));
+    bind("max_positions", I(config.count("max_position_embeddings").value_or(0)));
+    bind("mtp_layers", I(s.mtp_layers));
+
+    Fit out;
+    RankStrategy settled = s;
+    settled.layer = layer_strategy;
+    out.strategy = describe(settled);
+    out.dp = dp;
+    out.micro_batches = m;
+    out.device_bytes = s.device_bytes;
+    for (std::int64_t stage = 0; stage < s.pp; ++stage) {
+        StageFit sf;
+        sf.stage = stage;
+        for (const TermInfo& t : program_.terms) sf.terms.push_back({t.name, I(0), t.beside});
+        Value max_layer = I(0), last_layer = I(0);
+        for (const Chunk& c : layout.stages[stage])
+            for (std::size_t l : c.layers) {
+                last_layer = kinds.at(model_.stack()[l]).plain_bytes;
+                max_layer = larger(max_layer, last_layer);
+            }
+        bind("stage", I(stage));
+        bind("stage_layers", I(layout.stage_layers(stage)));
+        bind("max_layer_bytes", max_layer);
+        bind("last_layer_bytes", last_layer);
+        for (std::size_t ci = 0; ci < layout.stages[stage].size(); ++ci) {
+            const Chunk& c = layout.stages[stage][ci];
+            std::vector<Value> sums(layer_fns_.size(), I(0));
+            Value kept_sum = I(0), recomputed = I(0);
+            std::int64_t recomputed_layers = 0;
+            for (std::size_t i = 0; i < c.layers.size(); ++i) {
+                const KindFacts& f = kinds.at(model_.stack()[c.layers[i]]);
+                for (std::size_t k = 0; k < sums.size(); ++k) sums[k] = py::add(sums[k], f.per_layer[k]);
+                if (c.recomputed[i]) ++recomputed_layers;
+                else kept_sum = py::add(kept_sum, f.kept_bytes);
+                if (c.keeps_input[i]) {
+                    if (!f.recomputed_bytes)
+                        throw FitError(fmt::format("the records declare no fn `{}()`: what a fully recomputed layer keeps",
+                                                   kRecomputedLayerBytes));
+                    recomputed = py::add(recomputed, *f.recomputed_bytes);
+                }
+            }
+            for (std::size_t k = 0; k < sums.size(); ++k)
+                if (layer_fns_[k].chunk_name) names.set(*layer_fns_[k].chunk_name, sums[k]);
+            bind("chunk", I(static_cast<std::int64_t>(ci)));
+            bind("chunk_layers", I(static_cast<std::int64_t>(c.layers.size())));
+            bind("chunk_layer_bytes", kept_sum);
+            bind("chunk_recomputed_layers", I(recomputed_layers));
+            bind("chunk_recomputed_bytes", recomputed);
+            bind("recompute_group", I(c.recompute_group));
+            Interpreter<const Bindings> interp(program_.code, names);
+            for (std::size_t ti = 0; ti < program_.terms.size(); ++ti) {
+                const TermInfo& t = program_.terms[ti];
+                try {
+                    sf.terms[ti].bytes = py::add(sf.terms[ti].bytes, interp.run(t.formula));
+                } catch (const EvalError& e) {
+                    throw FitError(fmt::format("{}: term `{}` (stage {}, chunk {}): {}", program_.sources.where(e.span()),
+                                               t.name, stage, ci, e.what()));
+                }
+            }
+        }
+        sf.layers = layout.stage_layers(stage);
+        Value total = Value::real(0.0);
+        for (const TermBytes& t : sf.terms) {
+            const double d = t.bytes.as_double();
+            if (!(d >= 0) || d > 1e30)
+                throw FitError(fmt::format("term `{}` gives {} bytes on stage {}: a rank's bytes are finite and not negative",
+                                           t.name, repr(t.bytes), stage));
+            if (!t.beside) total = py::add(total, t.bytes);
+        }
+        sf.total = total;
+        out.stages.push_back(std::move(sf));
+    }
+    for (std::size_t i = 0; i < out.stages.size(); ++i) {
+        const double bytes = out.stages[i].total.as_double();
+        if (i == 0 || bytes > out.peak_bytes) {
+            out.peak_bytes = bytes;
+            out.peak_stage = i;
+        }
+    }
+    out.fits = out.peak_bytes <= out.device_bytes;
+    return out;
+}
+
+}  // namespace oprec::rank

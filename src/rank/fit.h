@@ -1,0 +1,79 @@
+// The whole-rank memory model: every byte a rank holds, per pipeline stage,
+// from records that state it (records/rank*.rec). The C++ here lays the
+// model's layers out on stages and chunks, prices each layer kind with the
+// op records, and binds the sums the terms read; every formula is the
+// records' (docs/fit.md lists the names bound and the fns called).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check/program.h"
+#include "hf/model.h"
+#include "model/records_eval.h"
+#include "rank/strategy.h"
+
+namespace oprec::rank {
+
+struct TermBytes {
+    std::string name;
+    Value bytes;           // summed over the stage's model chunks
+    bool beside = false;   // reported beside the total, not in it
+};
+
+struct StageFit {
+    std::int64_t stage = 0;
+    std::int64_t layers = 0;       // transformer layers on the stage, every chunk
+    std::vector<TermBytes> terms;  // in the records' order
+    Value total;                   // the counted terms' sum, from 0.0 in order
+};
+
+struct Fit {
+    std::string strategy;          // describe(): the strategy with every default settled
+    std::int64_t dp = 1;           // data-parallel size
+    std::int64_t micro_batches = 1;  // per step, per pipeline
+    std::vector<StageFit> stages;  // in pipeline order
+    std::size_t peak_stage = 0;
+    double peak_bytes = 0;
+    double device_bytes = 0;
+    bool fits = false;
+};
+
+// A fit's error: a strategy the model cannot take (sizes that do not
+// divide, a stage with no layer) or a term the records cannot evaluate.
+class FitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class RankModel {
+public:
+    // `program`: records with terms and the op records they import; `model`:
+    // the Hugging Face model (both must outlive this). Throws FitError when
+    // the records state no term or lack a fn the model calls.
+    RankModel(const Program& program, const hf::HfModel& model);
+
+    // Throws FitError naming the option or the term at fault.
+    Fit fit(const RankStrategy& strategy) const;
+
+    // The names a term may read that the fit binds, with what each means (docs/fit.md).
+    static const std::vector<std::pair<std::string, std::string>>& bound_names();
+
+private:
+    // A records fn `layer_NAME()`, summed over a chunk's layers into `chunk_NAME`.
+    struct LayerFn {
+        std::string name;                // layer_NAME
+        NodeId body = 0;
+        std::optional<NameId> chunk_name;  // chunk_NAME, where a formula reads it
+    };
+
+    const Program& program_;
+    const hf::HfModel& model_;
+    RecordsEvaluator records_;
+    std::vector<LayerFn> layer_fns_;
+    std::optional<NodeId> recomputed_layer_bytes_;
+};
+
+}  // namespace oprec::rank

@@ -1,0 +1,83 @@
+#include "rank/layout.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rank/fit.h"
+
+namespace oprec::rank {
+
+std::int64_t Layout::stage_layers(std::int64_t stage) const {
+    std::int64_t n = 0;
+    for (const Chunk& c : stages.at(static_cast<std::size_t>(stage))) n += static_cast<std::int64_t>(c.layers.size());
+    return n;
+}
+
+namespace {
+
+// Megatron's recompute of one chunk's layers (transformer_block.py's
+// _checkpointed_forward): uniform groups of n layers, each keeping its
+// input; or the first n layers alone, each keeping its own.
+void mark_recompute(Chunk& c, const RankStrategy& s) {
+    const std::size_t size = c.layers.size();
+    c.recomputed.assign(size, false);
+    c.keeps_input.assign(size, false);
+    if (s.layer.recompute != hf::Recompute::Full) return;
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, s.recompute_layers.value_or(1)));
+    if (s.recompute_method == RecomputeMethod::Uniform) {
+        for (std::size_t i = 0; i < size; ++i) {
+            c.recomputed[i] = true;
+            c.keeps_input[i] = i % n == 0;
+        }
+        c.recompute_group = static_cast<std::int64_t>(std::min(n, size));
+    } else {
+        for (std::size_t i = 0; i < std::min(n, size); ++i) c.recomputed[i] = c.keeps_input[i] = true;
+    }
+}
+
+}  // namespace
+
+Layout lay_out(std::size_t layers, const RankStrategy& s) {
+    const auto L = static_cast<std::int64_t>(layers);
+    const std::int64_t pp = s.pp, vp = s.vpp;
+    std::vector<std::int64_t> per_stage(static_cast<std::size_t>(pp), 0);
+    const bool uneven = s.first_stage_layers || s.last_stage_layers;
+    if (uneven) {
+        if (vp > 1) throw FitError("uneven first or last stages with an interleaved pipeline (vpp > 1) are not modelled");
+        if (pp < 2) throw FitError("--first-stage-layers and --last-stage-layers need at least two pipeline stages");
+        const std::int64_t first = s.first_stage_layers.value_or(-1), last = s.last_stage_layers.value_or(-1);
+        std::int64_t rest = L - std::max<std::int64_t>(first, 0) - std::max<std::int64_t>(last, 0);
+        const std::int64_t even = pp - (first >= 0) - (last >= 0);
+        if (rest < 0 || (even == 0 ? rest != 0 : rest % even != 0))
+            throw FitError(fmt::format("{} layers do not split over {} stages with {} on the first and {} on the last",
+                                       L, pp, first >= 0 ? fmt::to_string(first) : "the rest",
+                                       last >= 0 ? fmt::to_string(last) : "the rest"));
+        for (std::int64_t st = 0; st < pp; ++st) per_stage[st] = even > 0 ? rest / even : 0;
+        if (first >= 0) per_stage.front() = first;
+        if (last >= 0) per_stage.back() = last;
+    } else {
+        if (L % (pp * vp) != 0)
+            throw FitError(fmt::format("{} layers do not split evenly over pp * vpp = {} * {} model chunks", L, pp, vp));
+        std::fill(per_stage.begin(), per_stage.end(), L / pp);
+    }
+    Layout out;
+    out.stages.assign(static_cast<std::size_t>(pp), std::vector<Chunk>(static_cast<std::size_t>(vp)));
+    if (uneven) {
+        std::size_t next = 0;
+        for (std::int64_t st = 0; st < pp; ++st)
+            for (std::int64_t i = 0; i < per_stage[st]; ++i) out.stages[st][0].layers.push_back(next++);
+    } else {
+        // Interleaved: chunk c of stage st holds slice c * pp + st of pp * vp equal slices.
+        const std::int64_t slice = L / (pp * vp);
+        for (std::int64_t st = 0; st < pp; ++st)
+            for (std::int64_t c = 0; c < vp; ++c)
+                for (std::int64_t i = 0; i < slice; ++i)
+                    out.stages[st][c].layers.push_back(static_cast<std::size_t>((c * pp + st) * slice + i));
+    }
+    for (auto& stage : out.stages)
+        for (Chunk& c : stage) mark_recompute(c, s);
+    return out;
+}
+
+}  // namespace oprec::rank

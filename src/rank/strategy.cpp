@@ -1,0 +1,47 @@
+#include "rank/strategy.h"
+
+#include <fmt/format.h>
+
+namespace oprec::rank {
+
+std::optional<Schedule> parse_schedule(std::string_view text) {
+    if (text == "1f1b") return Schedule::OneFOneB;
+    if (text == "interleaved" || text == "vpp") return Schedule::Interleaved;
+    if (text == "gpipe") return Schedule::GPipe;
+    if (text == "dualpipev") return Schedule::DualPipeV;
+    if (text == "zero-bubble" || text == "zb") return Schedule::ZeroBubble;
+    return std::nullopt;
+}
+
+std::string_view schedule_name(Schedule s) {
+    switch (s) {
+    case Schedule::OneFOneB: return "1f1b";
+    case Schedule::Interleaved: return "interleaved";
+    case Schedule::GPipe: return "gpipe";
+    case Schedule::DualPipeV: return "dualpipev";
+    case Schedule::ZeroBubble: return "zero-bubble";
+    }
+    return "?";
+}
+
+std::optional<Optimizer> parse_optimizer(std::string_view text) {
+    if (text == "adam" || text == "adamw") return Optimizer::Adam;
+    if (text == "sgd") return Optimizer::Sgd;
+    return std::nullopt;
+}
+
+std::string_view optimizer_name(Optimizer o) { return o == Optimizer::Adam ? "adam" : "sgd"; }
+
+std::string describe(const RankStrategy& s) {
+    std::string out = fmt::format("gpus={} pp={}", s.gpus, s.pp);
+    if (s.vpp > 1) out += fmt::format(" vpp={}", s.vpp);
+    out += " " + hf::describe(s.layer);
+    if (s.gbs) out += fmt::format(" gbs={}", *s.gbs);
+    out += fmt::format(" zero={} {} {}", s.zero, schedule_name(s.schedule_or_default()), optimizer_name(s.optimizer));
+    if (s.layer.recompute == hf::Recompute::Full && s.recompute_layers)
+        out += fmt::format(" recompute-{}={}", s.recompute_method == RecomputeMethod::Uniform ? "uniform" : "block",
+                           *s.recompute_layers);
+    return out;
+}
+
+}  // namespace oprec::rank

@@ -1,0 +1,131 @@
+// `oprec fit`: the whole rank per pipeline stage, from a Hugging Face config
+// (text and JSON), its errors, and the numbers a reader can check by hand on
+// Llama-2-7B (6,738,415,616 parameters).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const std::string kLlama = OPREC_TEST_DATA "/../examples/hf/llama-2-7b.json";
+
+struct Run {
+    int status = -1;
+    std::string out;
+};
+
+Run oprec(const std::string& args, bool err = false) {
+    const std::string cmd = std::string(OPREC_BINARY) + " " + args + (err ? " 2>&1" : " 2>/dev/null");
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    Run r;
+    char buf[4096];
+    std::size_t n = 0;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+nlohmann::json fit_json(const std::string& args) {
+    const Run r = oprec("fit " + args + " --format json");
+    INFO(r.out);
+    REQUIRE((r.status == 0 || r.status == 1));
+    return nlohmann::json::parse(r.out);
+}
+
+constexpr double kH = 4096, kV = 32000, kFf = 11008, kLayers = 32, kS = 4096;
+// Llama-2-7B's parameters: per layer q, k, v, o (4h^2), a gated feed-forward
+// (3 h ff) and two RMSNorms (2h); the embedding and the output layer (v h
+// each, untied) and the final norm.
+constexpr double kLayerParams = 4 * kH * kH + 3 * kH * kFf + 2 * kH;
+constexpr double kParams = kLayers * kLayerParams + 2 * kV * kH + kH;
+
+}  // namespace
+
+TEST_CASE("fit: Llama-2-7B's model states on one GPU are its parameters times their bytes", "[fit][cli]") {
+    REQUIRE(kParams == 6738415616.0);
+    const auto j = fit_json(kLlama + " --gpus 1 --zero 0 --dtype bf16 --seq 4096");
+    REQUIRE(j["stages"].size() == 1);
+    const auto& terms = j["stages"][0]["terms"];
+    CHECK(terms["weights"].get<double>() == 2 * kParams);
+    CHECK(terms["gradients"].get<double>() == 4 * kParams);         // fp32 main grads
+    CHECK(terms["optimizer_states"].get<double>() == 12 * kParams);  // fp32 main copy + Adam's two moments
+    CHECK(j["fits"].get<bool>() == false);                           // 121 GB of model states alone
+    CHECK(j["device_bytes"].get<double>() == 80.0 * (1 << 30));
+}
+
+TEST_CASE("fit: the distributed optimizer shards the optimizer states over dp", "[fit][cli]") {
+    const auto j = fit_json(kLlama + " --gpus 8 --tp 2 --zero 1 --dtype bf16");
+    CHECK(j["dp"].get<int>() == 4);
+    const auto& terms = j["stages"][0]["terms"];
+    const double per_rank = (kParams - kH) / 2 + kH;  // everything split by t but the final norm, whole
+    CHECK(terms["optimizer_states"].get<double>() == Approx(12 * per_rank / 4).epsilon(1e-6));
+    CHECK(terms["gradients"].get<double>() == Approx(4 * per_rank).epsilon(1e-6));
+}
+
+TEST_CASE("fit: a fully recomputed layer keeps its input split by t under sequence parallelism", "[fit][cli]") {
+    // The defect issue 24 names: the reference keeps s*b*h*bytes whatever t is.
+    const auto j = fit_json(kLlama + " --gpus 8 --tp 8 --seq 4096 --recompute full --dtype bf16");
+    const double per_layer = 2 * kS * 1 * kH / 8;  // 4 MiB
+    CHECK(j["stages"][0]["terms"]["activations_layers"].get<double>() == kLayers * per_layer);
+    const auto ref = fit_json(kLlama + " --gpus 8 --tp 8 --seq 4096 --recompute full --dtype bf16 --records reference");
+    CHECK(ref["stages"][0]["terms"]["activations_layers"].get<double>() == kLayers * 2 * kS * kH);  // the reference's figure
+}
+
+TEST_CASE("fit: 1F1B's first stage holds pp micro-batches, the last one, and the loss", "[fit][cli]") {
+    const auto j = fit_json(kLlama + " --gpus 8 --pp 4 --tp 2 --gbs 64 --dtype bf16");
+    REQUIRE(j["stages"].size() == 4);
+    CHECK(j["micro_batches"].get<int>() == 64);
+    const auto& first = j["stages"][0]["terms"];
+    const auto& last = j["stages"][3]["terms"];
+    CHECK(j["stages"][0]["layers"].get<int>() == 8);
+    CHECK(first["activations_layers"].get<double>() == 4 * last["activations_layers"].get<double>());
+    CHECK(first["activations_loss"].get<double>() == 0);
+    CHECK(last["activations_loss"].get<double>() > 0);
+    CHECK(j["peak_stage"].get<int>() == 0);
+    double peak = 0;
+    for (const auto& s : j["stages"]) {
+        double sum = 0;
+        for (const auto& [name, bytes] : s["terms"].items()) sum += bytes.get<double>();
+        CHECK(s["total_bytes"].get<double>() == Approx(sum).epsilon(1e-12));
+        peak = std::max(peak, s["total_bytes"].get<double>());
+    }
+    CHECK(j["peak_bytes"].get<double>() == peak);
+}
+
+TEST_CASE("fit: the text report answers whether it fits, with the margin", "[fit][cli]") {
+    Run r = oprec("fit " + kLlama + " --gpus 8 --tp 8", true);
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(has(r.out, "peak: stage 0"));
+    CHECK(has(r.out, "fits,"));
+    CHECK(has(r.out, "to spare"));
+    r = oprec("fit " + kLlama + " --gpus 1 --device-memory 40GiB", true);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "does not fit"));
+}
+
+TEST_CASE("fit: strategies the job cannot take are refused, naming the option", "[fit][cli]") {
+    Run r = oprec("fit " + kLlama + " --gpus 6 --tp 4", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--gpus 6 is not a multiple of tp * pp * cp"));
+    r = oprec("fit " + kLlama + " --gpus 8 --pp 3", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "32 layers do not split evenly over pp * vpp"));
+    r = oprec("fit " + kLlama + " --device-memory lots", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--device-memory lots"));
+    r = oprec("fit", true);
+    CHECK(r.status == 2);
+    r = oprec("fit " + kLlama + " --records " OPREC_TEST_DATA "/../records/op_records.rec", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "no `term`"));
+}
