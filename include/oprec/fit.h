@@ -41,7 +41,11 @@ struct FitStrategy {
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size
     std::int64_t mtp_layers = 0;
     bool learned_positions = false;
-    bool fp32_grads = true;
+    bool fp32_grads = true;                // gradients accumulated in fp32
+    bool grouped_gemm = false;             // MoE experts as one grouped GEMM
+    bool fused_cross_entropy = false;      // the loss as one fused kernel
+    bool moe_allgather = true;             // MoE tokens dispatched by all-gather, else all-to-all
+    std::int64_t deferred_wgrad = 0;       // micro-batches whose output-layer weight gradient waits
     double device_bytes = 80.0 * 1024 * 1024 * 1024;
 };
 

@@ -59,6 +59,10 @@ rank::RankStrategy internal(const FitStrategy& s) {
     out.mtp_layers = s.mtp_layers;
     out.learned_positions = s.learned_positions;
     out.fp32_grads = s.fp32_grads;
+    out.grouped_gemm = s.grouped_gemm;
+    out.fused_cross_entropy = s.fused_cross_entropy;
+    out.moe_allgather = s.moe_allgather;
+    out.deferred_wgrad = s.deferred_wgrad;
     out.device_bytes = s.device_bytes;
     return out;
 }

@@ -310,8 +310,8 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     f.set("ep", I(ep));
     f.set("etp", I(s.etp));
     f.set("bytes_compute", I(dtype_bytes(dtype)));
-    f.set("bytes_softmax", I(4));  // softmax in fp32
-    // The family's run settings: norms in fp32 and no dropout unless it says.
+    // The family's run settings: softmax and norms in fp32 and no dropout unless it says.
+    f.set("bytes_softmax", program_.profiles.run_setting(*family_, "softmax_bytes").value_or(I(4)));
     f.set("bytes_norm", program_.profiles.run_setting(*family_, "norm_bytes").value_or(I(4)));
     f.set("bytes_dropout", program_.profiles.run_setting(*family_, "dropout_bytes").value_or(I(0)));
 

@@ -38,6 +38,12 @@ Usage usage(const Index& index) {
             else work.push_back(e.name);
         });
     }
+    // The fns `oprec fit` calls on each layer kind are used where the records state terms.
+    if (!index.terms.empty())
+        for (const Decl<ast::FnDecl>& f : index.fn_list)
+            if (f.decl->params.empty() &&
+                (f.decl->name.text.rfind("layer_", 0) == 0 || f.decl->name.text == "recomputed_layer_bytes"))
+                work.push_back(f.decl->name.text);
     while (!work.empty()) {
         std::string fn = std::move(work.back());
         work.pop_back();
@@ -98,7 +104,7 @@ void unused_defaults_and_fns(const Index& index, const Usage& u, Sink& sink) {
     for (const Decl<ast::FnDecl>& f : index.fn_list) {
         if (index.library(f.file) || u.reachable.count(f.decl->name.text)) continue;
         sink.warn(code::kUnusedFn, f.decl->name.span,
-                  fmt::format("fn `{}` is never called by a slot or default, directly or through other fns",
+                  fmt::format("fn `{}` is never called by a slot, default or term, directly or through other fns",
                               f.decl->name.text));
     }
 }

@@ -81,6 +81,10 @@ const std::vector<std::pair<std::string, std::string>>& RankModel::bound_names()
         {"learned_positions", "a learned position embedding"},
         {"max_positions", "max_position_embeddings"},
         {"mtp_layers", "multi-token prediction layers (on the last stage)"},
+        {"grouped_gemm", "MoE experts run as one grouped GEMM"},
+        {"fused_cross_entropy", "the loss is one fused kernel"},
+        {"moe_allgather", "MoE tokens are dispatched by all-gather (else all-to-all)"},
+        {"deferred_wgrad", "micro-batches whose output-layer weight gradient waits (0: none)"},
         {"block_params", "per layer kind: layer_block's non-expert parameters (attention, norms, dense ffn or router)"},
         {"block_routed_params", "per layer kind: layer_block's routed-expert parameters"},
         {"block_shared_params", "per layer kind: layer_block's shared-expert parameters"},
@@ -132,12 +136,20 @@ Fit RankModel::fit(const RankStrategy& s) const {
     plain.micro_factor = I(1);
     kept.recompute = layer_strategy.recompute == hf::Recompute::Selective ? hf::Recompute::Selective : hf::Recompute::None;
     kept.micro_factor = I(1);
+    // The family's run settings (profiles.rec's `run`), for the layer fns and the terms alike.
+    const OpProfile& family = model_.family();
+    auto bind_run_settings = [&](Bindings& names) {
+        for (const ProfileSetting& r : program_.profiles.run_defaults)
+            if (auto id = program_.find_name(r.name))
+                if (auto v = program_.profiles.run_setting(family, r.name)) names.set(*id, *v);
+    };
     std::map<std::string, KindFacts> kinds;
     for (const auto& [kind, count] : model_.kinds()) {
         const LayerKind& k = *model_.family().find_kind(kind);
         const LayerDoc plain_doc = model_.layer_of_kind(k, plain);
         const LayerDoc kept_doc = model_.layer_of_kind(k, kept);
         Bindings names = records_.bind(kept_doc);
+        bind_run_settings(names);
         auto bind_native = [&](const char* name, auto count_of) {
             if (auto id = program_.find_name(name)) {
                 try {
@@ -179,9 +191,7 @@ Fit RankModel::fit(const RankStrategy& s) const {
     auto bind = [&](std::string_view name, Value v) {
         if (auto id = program_.find_name(name)) names.set(*id, v);
     };
-    const OpProfile& family = model_.family();
-    for (const ProfileSetting& r : program_.profiles.run_defaults)
-        if (auto v = program_.profiles.run_setting(family, r.name)) bind(r.name, *v);
+    bind_run_settings(names);
     const hf::HfConfig& config = model_.config();
     const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
     const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(false);
@@ -212,6 +222,10 @@ Fit RankModel::fit(const RankStrategy& s) const {
     bind("learned_positions", B(s.learned_positions));
     bind("max_positions", I(config.count("max_position_embeddings").value_or(0)));
     bind("mtp_layers", I(s.mtp_layers));
+    bind("grouped_gemm", B(s.grouped_gemm));
+    bind("fused_cross_entropy", B(s.fused_cross_entropy));
+    bind("moe_allgather", B(s.moe_allgather));
+    bind("deferred_wgrad", I(s.deferred_wgrad));
 
     Fit out;
     RankStrategy settled = s;

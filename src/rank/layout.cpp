@@ -58,7 +58,9 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
         if (last >= 0) per_stage.back() = last;
     } else {
         if (L % (pp * vp) != 0)
-            throw FitError(fmt::format("{} layers do not split evenly over pp * vpp = {} * {} model chunks", L, pp, vp));
+            throw FitError(fmt::format("{} layers do not split evenly over pp * vpp = {} * {} model chunks{}", L, pp, vp,
+                                       vp == 1 && pp > 1 ? ": give the first or last stage its own count "
+                                                           "(--first-stage-layers, --last-stage-layers)" : ""));
         std::fill(per_stage.begin(), per_stage.end(), L / pp);
     }
     Layout out;

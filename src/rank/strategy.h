@@ -43,6 +43,10 @@ struct RankStrategy {
     std::int64_t mtp_layers = 0;           // multi-token prediction layers on the last stage
     bool learned_positions = false;        // a learned position embedding (max_position_embeddings x h)
     bool fp32_grads = true;                // gradients accumulated in fp32 (Megatron under bf16)
+    bool grouped_gemm = false;             // MoE experts as one grouped GEMM (its workspaces)
+    bool fused_cross_entropy = false;      // the loss as one fused kernel (Megatron's --cross-entropy-loss-fusion)
+    bool moe_allgather = true;             // MoE tokens dispatched by all-gather (Megatron's default)
+    std::int64_t deferred_wgrad = 0;       // micro-batches whose output-layer weight gradient waits (0: none)
     double device_bytes = 80.0 * 1024 * 1024 * 1024;
 
     Schedule schedule_or_default() const {

@@ -90,9 +90,9 @@ TEST_CASE("lint W0105: a fn no slot reaches", "[lint]") {
     const auto r = linted(text);
     const auto ds = with_code(r, "W0105");
     REQUIRE(ds.size() == 2);  // helper is called only by caller, which nothing calls
-    CHECK(ds[0].message == "fn `helper` is never called by a slot or default, directly or through other fns");
+    CHECK(ds[0].message == "fn `helper` is never called by a slot, default or term, directly or through other fns");
     check_at(r, ds[0], {first_added_line(), 4}, "helper");
-    CHECK(ds[1].message == "fn `caller` is never called by a slot or default, directly or through other fns");
+    CHECK(ds[1].message == "fn `caller` is never called by a slot, default or term, directly or through other fns");
     // Once a slot calls `caller`, both are used.
     CHECK(with_code(linted(edit(text, "ffMM = hff\n", "ffMM = caller(hff)\n")), "W0105").empty());
 }
