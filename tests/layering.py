@@ -7,7 +7,7 @@ import pathlib
 import re
 import sys
 
-ORDER = ["diag", "value", "syntax", "format", "yaml", "code", "check", "convert", "eval", "model", "hf", "api",
+ORDER = ["diag", "value", "syntax", "format", "yaml", "code", "check", "convert", "eval", "model", "hf", "rank", "api",
          "lint", "repl", "lsp", "cli"]
 # lint needs the loader and the linter's own analyses, not the evaluator.
 ALLOWED = {stage: set(ORDER[: i + 1]) for i, stage in enumerate(ORDER)}
