@@ -37,6 +37,9 @@ struct FitStrategy {
     std::string recompute_method = "uniform";       // uniform, block (with recompute = full)
     std::optional<std::int64_t> recompute_layers;   // layers per group (uniform) or per chunk (block)
     std::optional<std::int64_t> first_stage_layers, last_stage_layers;
+    // Or every virtual stage's layers, v = chunk * pp + stage (pp * vpp of them).
+    std::vector<std::int64_t> virtual_stage_layers;
+    std::optional<std::int64_t> vp_group;  // micro-batches a chunk takes in a row (interleaved); none: pp
     std::optional<bool> untied;            // none: the config's tie_word_embeddings
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size
     std::int64_t mtp_layers = 0;

@@ -54,6 +54,8 @@ rank::RankStrategy internal(const FitStrategy& s) {
     out.recompute_layers = s.recompute_layers;
     out.first_stage_layers = s.first_stage_layers;
     out.last_stage_layers = s.last_stage_layers;
+    out.virtual_stage_layers = s.virtual_stage_layers;
+    out.vp_group = s.vp_group;
     out.untied = s.untied;
     out.vocab = s.vocab;
     out.mtp_layers = s.mtp_layers;

@@ -1,14 +1,155 @@
 // A Megatron-LM launch command through the API: its flags read as
 // arguments.py reads them (rank/megatron_args.h), the model written as a
-// Hugging Face config and the strategy as FitStrategy.
+// Hugging Face config of the megatron_* op profiles (stdlib/profiles.rec)
+// and the strategy as FitStrategy.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "oprec/fit.h"
+#include "rank/megatron_args.h"
+#include "rank/shell_words.h"
+#include "value/json_writer.h"
 
 namespace oprec {
 
-MegatronJob megatron_job(std::string_view, std::string source_name, std::int64_t) {
-    throw LayerError(fmt::format("{}: reading a Megatron-LM command is not built yet", source_name));
+namespace {
+
+using nlohmann::ordered_json;
+
+// The model as a config.json: GeLU or a gated feed-forward, with or
+// without dropout masks, dense and MoE layers in Megatron's pattern.
+ordered_json config_of(const rank::Args& a) {
+    ordered_json c;
+    const bool gated = a.swiglu || a.quick_geglu;
+    const bool dropout = a.hidden_dropout > 0 || a.attention_dropout > 0;
+    c["model_type"] = std::string(gated ? "megatron_glu" : "megatron_gpt") + (dropout ? "" : "_nodropout");
+    c["hidden_size"] = a.hidden_size;
+    c["num_attention_heads"] = a.num_attention_heads;
+    c["num_key_value_heads"] = a.num_query_groups;
+    c["head_dim"] = a.kv_channels;
+    c["num_hidden_layers"] = a.num_layers;
+    c["intermediate_size"] = a.ffn_hidden_size;
+    c["vocab_size"] = a.padded_vocab_size;
+    c["max_position_embeddings"] = a.max_position_embeddings;
+    c["tie_word_embeddings"] = !a.untie_embeddings_and_output_weights;
+    c["torch_dtype"] = a.params_dtype == "bf16" ? "bfloat16" : a.params_dtype == "fp16" ? "float16" : "float32";
+    c["qk_norm"] = a.qk_layernorm;
+    c["qkv_bias"] = a.add_qkv_bias;
+    c["o_bias"] = a.add_bias_linear;
+    c["mlp_bias"] = a.add_bias_linear;
+    if (a.multi_latent_attention) {
+        c["kv_lora_rank"] = a.kv_lora_rank;
+        if (a.q_lora_rank) c["q_lora_rank"] = *a.q_lora_rank;
+        c["qk_rope_head_dim"] = a.qk_pos_emb_head_dim;
+        c["qk_nope_head_dim"] = a.qk_head_dim;
+        c["v_head_dim"] = a.v_head_dim;
+    }
+    if (a.num_experts && *a.num_experts > 0) {
+        c["num_experts"] = *a.num_experts;
+        c["num_experts_per_tok"] = a.moe_router_topk;
+        c["moe_intermediate_size"] = a.moe_ffn_hidden_size;
+        if (a.moe_shared_expert_intermediate_size)
+            c["shared_expert_intermediate_size"] = *a.moe_shared_expert_intermediate_size;
+        ordered_json kinds = ordered_json::array();
+        for (std::size_t i = 0; i < static_cast<std::size_t>(a.num_layers); ++i)
+            kinds.push_back(i < a.moe_layer_pattern.size() && a.moe_layer_pattern[i] == 0 ? "dense" : "moe");
+        c["layer_types"] = kinds;
+    }
+    return c;
+}
+
+// A whole number a flag the reader keeps no field for was given (the last
+// time it was stated), wherever the reader filed it.
+std::optional<std::int64_t> stated_count(const rank::ParsedArgs& parsed, std::string_view flag) {
+    std::optional<std::int64_t> out;
+    for (const auto* list : {&parsed.used, &parsed.ignored, &parsed.unknown})
+        for (const rank::StatedFlag& f : *list)
+            if (f.name == flag && f.values.size() == 1) {
+                try {
+                    out = std::stoll(f.values[0]);
+                } catch (const std::exception&) {
+                    throw LayerError(fmt::format("{}:{}:{}: {} {}: expected a whole number", parsed.source, f.line,
+                                                 f.col, flag, f.values[0]));
+                }
+            }
+    return out;
+}
+
+FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>& notes) {
+    const rank::Args& a = parsed.args;
+    FitStrategy s;
+    s.layer.tp = a.tensor_model_parallel_size;
+    s.layer.cp = a.context_parallel_size;
+    s.layer.sp = a.sequence_parallel;
+    s.layer.ep = a.expert_model_parallel_size;
+    s.layer.etp = a.expert_tensor_parallel_size;
+    s.layer.mbs = a.micro_batch_size;
+    s.layer.seq = a.seq_length;
+    s.layer.dtype = a.params_dtype;
+    // The local implementation and the unfused backend materialise the scores.
+    const bool unfused = a.attention_backend == "unfused" || a.attention_backend == "local" ||
+                         (a.transformer_impl == "local" && !a.use_flash_attn);
+    s.layer.flash_attention = !unfused;
+    const std::string granularity = a.recompute_granularity.value_or("");
+    s.layer.recompute = granularity == "full" ? "full" : granularity == "selective" ? "selective" : "none";
+    s.gpus = a.gpus;
+    s.pp = a.pipeline_model_parallel_size;
+    s.vpp = a.virtual_pipeline_model_parallel_size.value_or(1);
+    s.gbs = a.global_batch_size;
+    if (a.use_megatron_fsdp || a.use_torch_fsdp2) {
+        const std::string& how = a.data_parallel_sharding_strategy;
+        s.zero = how == "optim" ? 1 : how == "optim_grads" ? 2 : how == "no_shard" ? 0 : 3;
+    } else {
+        s.zero = a.use_distributed_optimizer ? 1 : 0;
+    }
+    if (a.optimizer == "sgd") s.optimizer = "sgd";
+    else if (a.optimizer != "adam")
+        notes.push_back(fmt::format("--optimizer {} is priced as Adam (two fp32 states per weight)", a.optimizer));
+    if (a.recompute_method) s.recompute_method = *a.recompute_method;
+    s.recompute_layers = a.recompute_num_layers;
+    // Uneven stages, and the embedding and loss taking a layer's place, as the reader laid them out.
+    s.virtual_stage_layers = a.layers_per_virtual_stage;
+    s.vp_group = stated_count(parsed, "--microbatch-group-size-per-virtual-pipeline-stage");
+    s.untied = a.untie_embeddings_and_output_weights;
+    s.vocab = a.padded_vocab_size;
+    s.mtp_layers = a.mtp_num_layers.value_or(0);
+    s.learned_positions = a.position_embedding_type == "learned_absolute";
+    s.fp32_grads = a.accumulate_allreduce_grads_in_fp32;
+    s.grouped_gemm = a.moe_grouped_gemm;
+    s.fused_cross_entropy = a.cross_entropy_loss_fusion;
+    s.moe_allgather = a.moe_token_dispatcher_type == "allgather";
+    // Every waiting micro-batch (Megatron's wgrad deferral limit, 0: no limit).
+    const std::int64_t limit = stated_count(parsed, "--wgrad-deferral-limit").value_or(0);
+    s.deferred_wgrad = a.defer_embedding_wgrad_compute ? (limit > 0 ? limit : a.global_batch_size) : 0;
+    if (a.fp8) notes.push_back("fp8 weights and activations are priced in bf16: fp8 is not modelled");
+    if (a.cpu_offloading_num_layers > 0) notes.push_back("activation offloading is not modelled");
+    return s;
+}
+
+std::vector<std::string> names_of(const std::vector<rank::StatedFlag>& flags) {
+    std::vector<std::string> out;
+    for (const rank::StatedFlag& f : flags) out.push_back(f.name);
+    return out;
+}
+
+}  // namespace
+
+MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus) {
+    rank::ParsedArgs parsed;
+    try {
+        parsed = rank::parse_megatron_args(text, std::move(source_name), static_cast<int>(gpus));
+    } catch (const rank::MegatronArgsError& e) {
+        throw LayerError(e.what());
+    } catch (const rank::ShellError& e) {
+        throw LayerError(e.what());
+    }
+    MegatronJob job;
+    job.notes = parsed.notes;
+    job.strategy = strategy_of(parsed, job.notes);
+    job.config_json = json_text(config_of(parsed.args), 2);
+    job.ignored = names_of(parsed.ignored);
+    job.unknown = names_of(parsed.unknown);
+    return job;
 }
 
 }  // namespace oprec

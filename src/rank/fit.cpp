@@ -49,6 +49,7 @@ const std::vector<std::pair<std::string, std::string>>& RankModel::bound_names()
         {"gpus", "GPUs of the job"},
         {"pp", "pipeline stages"},
         {"vp", "model chunks per stage (interleaved pipeline)"},
+        {"vp_group", "micro-batches a chunk takes in a row under the interleaved schedule"},
         {"dp", "data-parallel size: gpus / (t * pp * cp)"},
         {"edp", "expert data-parallel size: gpus / (pp * ep * etp)"},
         {"m", "micro-batches per step per pipeline: gbs / (b * dp)"},
@@ -200,6 +201,7 @@ Fit RankModel::fit(const RankStrategy& s) const {
     bind("gpus", I(s.gpus));
     bind("pp", I(s.pp));
     bind("vp", I(s.vpp));
+    bind("vp_group", I(s.vp_group.value_or(s.pp)));
     bind("dp", I(dp));
     bind("edp", I(edp));
     bind("m", I(m));

@@ -41,6 +41,25 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
     const auto L = static_cast<std::int64_t>(layers);
     const std::int64_t pp = s.pp, vp = s.vpp;
+    Layout out;
+    out.stages.assign(static_cast<std::size_t>(pp), std::vector<Chunk>(static_cast<std::size_t>(vp)));
+    if (!s.virtual_stage_layers.empty()) {
+        // Stated: virtual stage v = c * pp + st holds the next count of layers, in model order.
+        if (static_cast<std::int64_t>(s.virtual_stage_layers.size()) != pp * vp)
+            throw FitError(fmt::format("{} virtual stages' layer counts for pp * vpp = {} * {}",
+                                       s.virtual_stage_layers.size(), pp, vp));
+        std::int64_t placed = 0;
+        for (std::int64_t n : s.virtual_stage_layers) placed += n;
+        if (placed != L || std::any_of(s.virtual_stage_layers.begin(), s.virtual_stage_layers.end(),
+                                       [](std::int64_t n) { return n < 0; }))
+            throw FitError(fmt::format("the virtual stages place {} layers; the model has {}", placed, L));
+        std::size_t next = 0;
+        for (std::int64_t v = 0; v < pp * vp; ++v)
+            for (std::int64_t i = 0; i < s.virtual_stage_layers[v]; ++i) out.stages[v % pp][v / pp].layers.push_back(next++);
+        for (auto& stage : out.stages)
+            for (Chunk& c : stage) mark_recompute(c, s);
+        return out;
+    }
     std::vector<std::int64_t> per_stage(static_cast<std::size_t>(pp), 0);
     const bool uneven = s.first_stage_layers || s.last_stage_layers;
     if (uneven) {
@@ -63,8 +82,6 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
                                                            "(--first-stage-layers, --last-stage-layers)" : ""));
         std::fill(per_stage.begin(), per_stage.end(), L / pp);
     }
-    Layout out;
-    out.stages.assign(static_cast<std::size_t>(pp), std::vector<Chunk>(static_cast<std::size_t>(vp)));
     if (uneven) {
         std::size_t next = 0;
         for (std::int64_t st = 0; st < pp; ++st)

@@ -114,6 +114,9 @@ struct Args {
     // Transformer layers each pipeline rank holds (all its virtual chunks),
     // in pipeline order; from the uneven-split flags or the layout.
     std::vector<std::int64_t> layers_per_stage;
+    // Transformer layers of each virtual stage v = chunk * pp + rank, in
+    // model order (pp * vpp of them).
+    std::vector<std::int64_t> layers_per_virtual_stage;
     // MTP layers each pipeline rank holds (the layout's `m`, else all on the last).
     std::vector<std::int64_t> mtp_layers_per_stage;
     bool overlap_p2p_comm = false;           // --overlap-p2p-communication (interleaved only)

@@ -351,6 +351,7 @@ void derive(ParsedArgs& out, const Stated& st) {
             const auto m = std::count(stages[i].begin(), stages[i].end(), 'm');
             a.layers_per_stage[i % static_cast<std::size_t>(pp)] += t;
             a.mtp_layers_per_stage[i % static_cast<std::size_t>(pp)] += m;
+            a.layers_per_virtual_stage.push_back(t);
             layers += t, mtp += m;
         }
         if (layers != a.num_layers)
@@ -420,12 +421,14 @@ void derive(ParsedArgs& out, const Stated& st) {
         }
         for (std::size_t v = 0; v < per_virtual.size(); ++v)
             a.layers_per_stage[v % static_cast<std::size_t>(pp)] += per_virtual[v];
+        a.layers_per_virtual_stage = per_virtual;
         a.mtp_layers_per_stage.back() = a.mtp_num_layers.value_or(0);
     }
     if (!a.virtual_pipeline_model_parallel_size) {
         a.overlap_p2p_comm = false;
         a.align_param_gather = false;
-    } else if (!a.overlap_p2p_comm && pp <= 2) {
+    } else if (!a.overlap_p2p_comm && pp <= 2 && !a.pipeline_model_parallel_layout) {
+        // (A layout states its virtual stages itself: Megatron-LM runs pp = 2 with one.)
         fail(out, "--pipeline-model-parallel-size",
              "the interleaved schedule needs --pipeline-model-parallel-size above 2 (or --overlap-p2p-communication)");
     }

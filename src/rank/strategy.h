@@ -38,6 +38,9 @@ struct RankStrategy {
     RecomputeMethod recompute_method = RecomputeMethod::Uniform;
     std::optional<std::int64_t> recompute_layers;  // none: every layer under `recompute`, one per group
     std::optional<std::int64_t> first_stage_layers, last_stage_layers;  // uneven first/last stages
+    // Or every virtual stage's layers, v = chunk * pp + stage (pp * vpp of them).
+    std::vector<std::int64_t> virtual_stage_layers;
+    std::optional<std::int64_t> vp_group;  // micro-batches a chunk takes in a row (interleaved); none: pp
     std::optional<bool> untied;            // none: the config's tie_word_embeddings (absent: untied)
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size
     std::int64_t mtp_layers = 0;           // multi-token prediction layers on the last stage

@@ -50,7 +50,12 @@ SKIP = 77
 # Cases the model does not cover, with the reason: id -> reason. (Cases the
 # fit command refuses are found by running it; list here only those it
 # prices but should not be judged on.)
-OUT_OF_SCOPE = {}
+OUT_OF_SCOPE = {
+    "moe/gpt3_mcore_te_tp2_pp2_ep4_etp1_selective_recompute_experimental/golden_values_dev_dgx_h100.json": (
+        "multi-latent attention, a multi-token prediction layer, selective recompute of named modules "
+        "(layernorm, mla_up_proj, mlp, moe_act) and a layout with unequal chunks in one case: no term of "
+        "either record set is validated for these"),
+}
 
 
 def flags_text(model_args):
