@@ -56,6 +56,7 @@ rank::RankStrategy internal(const FitStrategy& s) {
     out.last_stage_layers = s.last_stage_layers;
     out.virtual_stage_layers = s.virtual_stage_layers;
     out.vp_group = s.vp_group;
+    out.balance_layers = s.balance_layers;
     out.untied = s.untied;
     out.vocab = s.vocab;
     out.mtp_layers = s.mtp_layers;

@@ -13,6 +13,8 @@
 #include "cli/byte_size.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
+#include "cli/progress.h"
+#include "cli/sweep_fit.h"
 #include "cli/strategy_options.h"
 #include "cli/sweep_table.h"
 #include "diag/diagnostic.h"
@@ -24,63 +26,15 @@ namespace oprec::cli {
 
 namespace {
 
-// The one piece of global state: what the SIGINT handler may touch.
-volatile std::sig_atomic_t g_interrupted = 0;
-
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
-
-// Ctrl-C stops the sweep after the strategy being priced; the old handler
-// comes back when the sweep ends.
-class InterruptGuard {
-public:
-    InterruptGuard() {
-        g_interrupted = 0;
-        struct sigaction action {};
-        action.sa_handler = on_interrupt;
-        sigemptyset(&action.sa_mask);
-        sigaction(SIGINT, &action, &previous_);
-    }
-    ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
-    bool interrupted() const { return g_interrupted != 0; }
-
-private:
-    struct sigaction previous_ {};
-};
-
-// A progress bar on standard error when it is a terminal, redrawn at most
-// ten times a second.
-class Progress {
-public:
-    Progress(std::size_t total, bool show) : total_(total), show_(show) {}
-    void update(std::size_t done) {
-        if (!show_) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total_ && now - last_ < std::chrono::milliseconds(100)) return;
-        last_ = now;
-        constexpr std::size_t width = 30;
-        const std::size_t filled = total_ == 0 ? width : done * width / total_;
-        std::cerr << fmt::format("\r  [{}{}] {}/{} strategies", std::string(filled, '#'), std::string(width - filled, '.'),
-                                 done, total_)
-                  << std::flush;
-    }
-    void clear() {
-        if (show_) std::cerr << "\r\033[K" << std::flush;
-    }
-
-private:
-    std::size_t total_;
-    bool show_;
-    std::chrono::steady_clock::time_point last_{};
-};
-
 struct SweepArgs {
     std::string config;
     StrategyOptions strategy;
+    std::vector<std::string> pp, vpp, zero, schedule;  // with --budget
+    std::string gpus = "8", gbs;                        // with --budget
     std::string records;
     std::string format = "table";
-    std::string budget;
+    std::string budget;             // a GPU's memory: the whole rank (sweep_fit.h)
+    std::string activation_budget;  // all layers' activations alone
     bool progress = false;
     bool no_progress = false;
 };
@@ -93,16 +47,33 @@ constexpr std::size_t kMaxStrategies = 10'000'000;
 constexpr int kInterrupted = 130;
 
 int run(const SweepArgs& args) {
+    if (!args.budget.empty()) {  // the whole rank against a GPU's memory
+        FitSweepArgs fit{args.config, args.strategy, args.pp, args.vpp, args.zero, args.schedule, args.gpus, args.gbs,
+                         args.records.empty() ? "calibrated" : args.records, args.format, 0, args.progress,
+                         args.no_progress};
+        const auto budget = parse_byte_size(args.budget);
+        if (!budget || *budget <= 0) {
+            std::cerr << fmt::format("oprec sweep: --budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n", args.budget);
+            return kCannotRun;
+        }
+        if (args.format == "csv") {
+            std::cerr << "oprec sweep: --budget writes a table or JSON, not CSV\n";
+            return kCannotRun;
+        }
+        fit.budget = *budget;
+        return run_fit_sweep(fit);
+    }
     const std::optional<Program> loaded = load_hf_records(args.records, args.strategy, "sweep");
     if (!loaded) return kCannotRun;
     const Program& program = *loaded;
     const RecordsEvaluator records(program);
 
     std::optional<double> budget;
-    if (!args.budget.empty()) {
-        budget = parse_byte_size(args.budget);
+    if (!args.activation_budget.empty()) {
+        budget = parse_byte_size(args.activation_budget);
         if (!budget) {
-            std::cerr << fmt::format("oprec sweep: --budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n", args.budget);
+            std::cerr << fmt::format("oprec sweep: --activation-budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n",
+                                     args.activation_budget);
             return kCannotRun;
         }
     }
@@ -178,7 +149,21 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--records", args->records, "The records: a file, or a name in records/ such as calibrated (default: the shipped records)");
     cmd->add_option("--format", args->format, "table (the Pareto fronts), csv or json (every setting)")
         ->check(CLI::IsMember({"table", "csv", "json"}));
-    cmd->add_option("--budget", args->budget, "Activation memory for all layers, e.g. 40GiB: the table shows what fits");
+    cmd->add_option("--budget", args->budget,
+                    "A GPU's memory, e.g. 80GiB: fit the whole rank (weights, gradients, optimizer states, "
+                    "activations, buffers) of every strategy with the least recompute that fits; --records then "
+                    "names the whole-rank records (calibrated, the default, or reference)");
+    cmd->add_option("--activation-budget", args->activation_budget,
+                    "Activation memory for all layers, e.g. 40GiB: the Pareto table shows the settings that fit");
+    auto list = [&](const char* name, std::vector<std::string>& into, const char* help) {
+        cmd->add_option(name, into, help)->delimiter(',');
+    };
+    list("--pp", args->pp, "With --budget: pipeline stages (a list: 1,2,4)");
+    list("--vpp", args->vpp, "With --budget: model chunks per stage (a list)");
+    list("--zero", args->zero, "With --budget: ZeRO stages (a list: 0,1,3; default 1)");
+    list("--schedule", args->schedule, "With --budget: pipeline schedules (a list: 1f1b,gpipe)");
+    cmd->add_option("--gpus", args->gpus, "With --budget: GPUs of the job (default 8)");
+    cmd->add_option("--gbs", args->gbs, "With --budget: global batch, sequences (default: one micro-batch per rank)");
     cmd->add_flag("--progress", args->progress, "Show the progress bar even when standard error is not a terminal");
     cmd->add_flag("--no-progress", args->no_progress, "Never show the progress bar");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });

@@ -21,6 +21,7 @@ public:
 
     void set(NameId name, Value v) {
         if (values_[name].type == kNoValue) --unbound_;
+        if (state_[name] == kError) std::string().swap(messages_[name]);  // a copy of the bindings copies no message
         if (values_[name].type != v.type) ++type_changes_;
         values_[name] = v;
         state_[name] = kSet;

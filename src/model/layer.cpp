@@ -14,9 +14,7 @@ namespace {
 
 std::string in_quotes(std::string_view name) { return "'" + std::string(name) + "'"; }
 
-[[noreturn]] void throw_missing(std::string_view name) {
-    throw EvalError(ErrorKind::MissingField, "the layer config has no field " + in_quotes(name));
-}
+[[noreturn]] void throw_missing(std::string_view name) { throw EvalError(ErrorKind::MissingField, missing_field_message(name)); }
 
 // Python would raise at the arithmetic; we raise at the read, naming the field.
 [[noreturn]] void throw_not_number(std::string_view name, const FieldValue& value) {
@@ -28,6 +26,8 @@ std::string in_quotes(std::string_view name) { return "'" + std::string(name) + 
 }
 
 }  // namespace
+
+std::string missing_field_message(std::string_view name) { return "the layer config has no field " + in_quotes(name); }
 
 // ---- LayerConfig -------------------------------------------------------------
 

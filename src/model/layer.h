@@ -35,6 +35,9 @@ using SwitchMap = std::map<std::string, Value, std::less<>>;
 // The accessors follow Python's reading of `ccfg`: `ccfg.x` of an absent
 // field raises (MissingField); arithmetic on None or a string raises
 // (TypeError), which number() reports at the read.
+// What reading a field the config does not state raises: "the layer config has no field 'h'".
+std::string missing_field_message(std::string_view name);
+
 class LayerConfig {
 public:
     // States `name` (replacing its value in place when already stated).

@@ -59,6 +59,10 @@ void RecordsEvaluator::bind_stated(const LayerDoc& layer, NameId id, const Field
                 names.set(id, *v);
             } else if (program_.defaults[id] && stated == nullptr) {
                 names.set(id, *program_.defaults[id]);
+            } else if (stated == nullptr) {
+                // Absent: no exception to make (a records file with whole-rank
+                // names binds dozens the layer never states).
+                names.set_error(id, ErrorKind::MissingField, missing_field_message(name));
             } else {
                 names.set(id, layer.fields.number(name));  // raises what reading it raises
             }

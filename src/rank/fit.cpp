@@ -26,14 +26,6 @@ constexpr const char* kRecomputedLayerBytes = "recomputed_layer_bytes";
 // chunk's layers into the name `chunk_NAME`.
 constexpr std::string_view kLayerPrefix = "layer_";
 
-// What one layer of a kind holds and keeps, one micro-batch.
-struct KindFacts {
-    std::vector<Value> per_layer;  // each layer_NAME(), in LayerFn order
-    Value plain_bytes;             // activations kept with nothing recomputed
-    Value kept_bytes;              // under the strategy's setting (selective, or plain)
-    std::optional<Value> recomputed_bytes;  // recomputed_layer_bytes(), where the records state it
-};
-
 Value larger(Value a, Value b) { return py::compare(py::CmpOp::Gt, b, a) ? b : a; }
 
 Value sum_parts(const Named<Value>& parts) {
@@ -95,6 +87,8 @@ const std::vector<std::pair<std::string, std::string>>& RankModel::bound_names()
 
 RankModel::RankModel(const Program& program, const hf::HfModel& model)
     : program_(program), model_(model), records_(program) {
+    for (const auto& [name, meaning] : bound_names())
+        if (auto id = program.find_name(name)) bound_.emplace(name, *id);
     if (program.terms.empty())
         throw FitError("the records state no `term`: they are op records, not a whole-rank model "
                        "(records/rank_calibrated.rec and records/rank_reference.rec are)");
@@ -111,25 +105,14 @@ RankModel::RankModel(const Program& program, const hf::HfModel& model)
     }
 }
 
-Fit RankModel::fit(const RankStrategy& s) const {
-    const hf::Strategy layer_strategy = model_.resolved(s.layer);
-    const std::int64_t tp = layer_strategy.tp, cp = layer_strategy.cp, ep = layer_strategy.ep,
-                       etp = layer_strategy.etp, mbs = layer_strategy.mbs;
-    if (s.gpus < 1 || s.pp < 1 || s.vpp < 1) throw FitError("--gpus, --pp and --vpp must be at least 1");
-    if (s.gpus % (tp * s.pp * cp) != 0)
-        throw FitError(fmt::format("--gpus {} is not a multiple of tp * pp * cp = {} * {} * {}", s.gpus, tp, s.pp, cp));
-    const std::int64_t dp = s.gpus / (tp * s.pp * cp);
-    if (s.gpus % (s.pp * ep * etp) != 0)
-        throw FitError(fmt::format("--gpus {} is not a multiple of pp * ep * etp = {} * {} * {}", s.gpus, s.pp, ep, etp));
-    const std::int64_t edp = s.gpus / (s.pp * ep * etp);
-    const std::int64_t gbs = s.gbs.value_or(mbs * dp);
-    if (gbs < 1 || gbs % (mbs * dp) != 0)
-        throw FitError(fmt::format("--gbs {} is not a multiple of mbs * dp = {} * {}", gbs, mbs, dp));
-    const std::int64_t m = gbs / (mbs * dp);
-    if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
-
-    const Layout layout = lay_out(model_.stack().size(), s);
-
+std::shared_ptr<const RankModel::Prepared> RankModel::prepare(const hf::Strategy& layer_strategy) const {
+    const std::string key = hf::describe(layer_strategy) + " " + std::string(hf::recompute_name(layer_strategy.recompute));
+    {
+        const std::lock_guard<std::mutex> lock(last_mutex_);
+        if (layer_strategy.switches.empty())
+            for (const auto& p : recent_)
+                if (p->key == key) return p;
+    }
     // Each kind priced once, at one micro-batch: its activations plainly and
     // as kept, and the per-layer fns on its own fields.
     hf::Strategy plain = layer_strategy, kept = layer_strategy;
@@ -144,13 +127,18 @@ Fit RankModel::fit(const RankStrategy& s) const {
             if (auto id = program_.find_name(r.name))
                 if (auto v = program_.profiles.run_setting(family, r.name)) names.set(*id, *v);
     };
-    std::map<std::string, KindFacts> kinds;
+    auto out = std::make_shared<Prepared>(Prepared{key, {}, Bindings(program_)});
+    const std::string& representative = model_.stack().at(model_.representative_layer());
     for (const auto& [kind, count] : model_.kinds()) {
         const LayerKind& k = *model_.family().find_kind(kind);
         const LayerDoc plain_doc = model_.layer_of_kind(k, plain);
         const LayerDoc kept_doc = model_.layer_of_kind(k, kept);
         Bindings names = records_.bind(kept_doc);
         bind_run_settings(names);
+        if (kind == representative) {  // the terms read its fields, and what the fit binds
+            out->names = names;
+            for (const auto& [name, id] : bound_) out->names.set(id, I(0));
+        }
         auto bind_native = [&](const char* name, auto count_of) {
             if (auto id = program_.find_name(name)) {
                 try {
@@ -184,15 +172,39 @@ Fit RankModel::fit(const RankStrategy& s) const {
         f.plain_bytes = sum_parts(records_.layer_bytes(plain_doc));
         f.kept_bytes = sum_parts(records_.layer_bytes(kept_doc));
         if (recomputed_layer_bytes_) f.recomputed_bytes = call(*recomputed_layer_bytes_, kRecomputedLayerBytes);
-        kinds.emplace(kind, std::move(f));
+        out->kinds.emplace(kind, std::move(f));
     }
+    const std::lock_guard<std::mutex> lock(last_mutex_);
+    if (recent_.size() == 4) recent_.erase(recent_.begin());
+    recent_.push_back(out);
+    return out;
+}
 
-    // The terms read the representative layer's fields, and what the fit binds.
-    Bindings names = records_.bind(model_.layer(model_.representative_layer(), kept));
+Fit RankModel::fit(const RankStrategy& s) const {
+    const hf::Strategy layer_strategy = model_.resolved(s.layer);
+    const std::int64_t tp = layer_strategy.tp, cp = layer_strategy.cp, ep = layer_strategy.ep,
+                       etp = layer_strategy.etp, mbs = layer_strategy.mbs;
+    if (s.gpus < 1 || s.pp < 1 || s.vpp < 1) throw FitError("--gpus, --pp and --vpp must be at least 1");
+    if (s.gpus % (tp * s.pp * cp) != 0)
+        throw FitError(fmt::format("--gpus {} is not a multiple of tp * pp * cp = {} * {} * {}", s.gpus, tp, s.pp, cp));
+    const std::int64_t dp = s.gpus / (tp * s.pp * cp);
+    if (s.gpus % (s.pp * ep * etp) != 0)
+        throw FitError(fmt::format("--gpus {} is not a multiple of pp * ep * etp = {} * {} * {}", s.gpus, s.pp, ep, etp));
+    const std::int64_t edp = s.gpus / (s.pp * ep * etp);
+    const std::int64_t gbs = s.gbs.value_or(mbs * dp);
+    if (gbs < 1 || gbs % (mbs * dp) != 0)
+        throw FitError(fmt::format("--gbs {} is not a multiple of mbs * dp = {} * {}", gbs, mbs, dp));
+    const std::int64_t m = gbs / (mbs * dp);
+    if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
+
+    const Layout layout = lay_out(model_.stack().size(), s);
+
+    const std::shared_ptr<const Prepared> prepared = prepare(layer_strategy);
+    const std::map<std::string, KindFacts>& kinds = prepared->kinds;
+    Bindings names = prepared->names;
     auto bind = [&](std::string_view name, Value v) {
-        if (auto id = program_.find_name(name)) names.set(*id, v);
+        if (auto it = bound_.find(name); it != bound_.end()) names.set(it->second, v);
     };
-    bind_run_settings(names);
     const hf::HfConfig& config = model_.config();
     const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
     const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(false);

@@ -7,6 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -69,11 +73,32 @@ private:
         std::optional<NameId> chunk_name;  // chunk_NAME, where a formula reads it
     };
 
+    // What one layer of a kind holds and keeps, one micro-batch.
+    struct KindFacts {
+        std::vector<Value> per_layer;  // each layer_NAME(), in layer_fns_' order
+        Value plain_bytes;             // activations kept with nothing recomputed
+        Value kept_bytes;              // under the strategy's setting (selective, or plain)
+        std::optional<Value> recomputed_bytes;  // recomputed_layer_bytes(), where the records state it
+    };
+    // Everything that depends on the layer strategy alone: a sweep over the
+    // pipeline, ZeRO and the schedule prices its layers once.
+    struct Prepared {
+        std::string key;                        // the layer strategy it was made for
+        std::map<std::string, KindFacts> kinds;
+        Bindings names;                         // the representative layer's fields and the run settings
+    };
+    std::shared_ptr<const Prepared> prepare(const hf::Strategy& layer_strategy) const;
+
     const Program& program_;
     const hf::HfModel& model_;
     RecordsEvaluator records_;
     std::vector<LayerFn> layer_fns_;
     std::optional<NodeId> recomputed_layer_bytes_;
+    std::unordered_map<std::string_view, NameId> bound_;  // bound_names() a formula reads, to their ids
+    mutable std::mutex last_mutex_;
+    // The last layer strategies prepared, the newest last: a sweep tries
+    // each strategy under each recompute setting in turn.
+    mutable std::vector<std::shared_ptr<const Prepared>> recent_;
 };
 
 }  // namespace oprec::rank

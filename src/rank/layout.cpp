@@ -41,6 +41,18 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
     const auto L = static_cast<std::int64_t>(layers);
     const std::int64_t pp = s.pp, vp = s.vpp;
+    if (s.virtual_stage_layers.empty() && s.balance_layers && !s.first_stage_layers && !s.last_stage_layers &&
+        L % (pp * vp) != 0) {
+        const std::int64_t stages = pp * vp;
+        RankStrategy balanced = s;
+        balanced.virtual_stage_layers.assign(static_cast<std::size_t>(stages), L / stages);
+        std::int64_t extra = L % stages;
+        // The middle stages first, then the last and the first.
+        for (std::int64_t v = 1; v < stages - 1 && extra > 0; ++v, --extra) ++balanced.virtual_stage_layers[v];
+        if (extra > 0) ++balanced.virtual_stage_layers.back(), --extra;
+        if (extra > 0) ++balanced.virtual_stage_layers.front();
+        return lay_out(layers, balanced);
+    }
     Layout out;
     out.stages.assign(static_cast<std::size_t>(pp), std::vector<Chunk>(static_cast<std::size_t>(vp)));
     if (!s.virtual_stage_layers.empty()) {

@@ -40,6 +40,9 @@ struct RankStrategy {
     std::optional<std::int64_t> first_stage_layers, last_stage_layers;  // uneven first/last stages
     // Or every virtual stage's layers, v = chunk * pp + stage (pp * vpp of them).
     std::vector<std::int64_t> virtual_stage_layers;
+    // Layers that do not split evenly go one each to the middle virtual
+    // stages (the first and last keep the embedding and the loss), else refused.
+    bool balance_layers = false;
     std::optional<std::int64_t> vp_group;  // micro-batches a chunk takes in a row (interleaved); none: pp
     std::optional<bool> untied;            // none: the config's tie_word_embeddings (absent: untied)
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size

@@ -217,17 +217,47 @@ TEST_CASE("oprec sweep: the Pareto table and the budget", "[cli][sweep]") {
     CHECK(has(plain.out, "| none"));
     CHECK(has(plain.out, "| full"));
 
-    const Run budget = oprec("sweep " + kExamples + "deepseek-v3.json --tp 4,8 --cp 1,2 --seq 4096,32768 --budget 40GiB");
+    const Run budget = oprec("sweep " + kExamples + "deepseek-v3.json --tp 4,8 --cp 1,2 --seq 4096,32768 --activation-budget 40GiB");
     REQUIRE(budget.status == 0);
     CHECK(has(budget.out, "against the budget of 40.00 GiB"));
     CHECK(has(budget.out, "8 of 8 strategies fit"));
-    const Run tight = oprec("sweep " + kExamples + "deepseek-v3.json --tp 1 --seq 32768 --budget 1GiB");
+    const Run tight = oprec("sweep " + kExamples + "deepseek-v3.json --tp 1 --seq 32768 --activation-budget 1GiB");
     CHECK(has(tight.out, "no strategy fits"));
     CHECK(has(tight.out, "nothing fits: the least is"));
-    CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --budget lots").status == 2);
+    CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --activation-budget lots").status == 2);
     const Run skipped = oprec("sweep " + kExamples + "llama-2-7b.json --tp 3,4");
     CHECK(skipped.status == 0);
     CHECK(has(skipped.out, "skipped: --tp 3"));
+}
+
+TEST_CASE("oprec sweep --budget: the whole rank, the least recompute that fits each strategy", "[cli][sweep][fit]") {
+    // The case: Llama-2-7B at tp=1 on one 80 GiB GPU does not fit,
+    // whatever is recomputed: its model states alone need over 100 GB.
+    const Run alone = oprec("sweep " + kExamples + "llama-2-7b.json --gpus 1 --zero 0 --budget 80GB --no-progress");
+    CHECK(alone.status == 1);
+    CHECK(has(alone.out, "no strategy fits"));
+    CHECK(has(alone.out, "1 do not fit even fully recomputed"));
+    const Run grid = oprec("sweep " + kExamples + "llama-2-7b.json --gpus 8 --tp 1,2,4,8 --pp 1,2,4 --zero 0,1 "
+                           "--seq 4096 --gbs 64 --budget 40GiB --no-progress --format json");
+    REQUIRE(grid.status == 0);
+    const auto doc = nlohmann::json::parse(grid.out);
+    CHECK(doc["strategies_tried"].get<int>() == 24);
+    REQUIRE(!doc["fits"].empty());
+    std::string last_recompute = "none";
+    double last_peak = 0;
+    for (const auto& f : doc["fits"]) {
+        CHECK(f["peak_bytes"].get<double>() <= 40.0 * (1 << 30));
+        // The least recompute first, then the smallest peak.
+        if (f["recompute"] == last_recompute) CHECK(f["peak_bytes"].get<double>() >= last_peak);
+        last_recompute = f["recompute"].get<std::string>();
+        last_peak = f["peak_bytes"].get<double>();
+        // Each is what `oprec fit` says of the same strategy.
+        const Run one = oprec("fit " + kExamples + "llama-2-7b.json --gpus 8 --seq 4096 --gbs 64 --device-memory 40GiB" +
+                              " --tp " + std::to_string(f["tp"].get<int>()) + " --pp " + std::to_string(f["pp"].get<int>()) +
+                              " --zero " + std::to_string(f["zero"].get<int>()) + " --recompute " +
+                              f["recompute"].get<std::string>() + " --format json");
+        CHECK(nlohmann::json::parse(one.out)["peak_bytes"].get<double>() == f["peak_bytes"].get<double>());
+    }
 }
 
 TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before pricing", "[cli][sweep][errors]") {

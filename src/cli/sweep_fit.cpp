@@ -1,0 +1,229 @@
+#include "cli/sweep_fit.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/paths.h"
+#include "cli/progress.h"
+#include "hf/strategy.h"
+#include "oprec/fit.h"
+#include "value/json_writer.h"
+
+namespace oprec::cli {
+
+namespace {
+
+constexpr const char* kRecompute[] = {"none", "selective", "full"};
+
+std::int64_t whole(const std::string& text, const char* option, std::int64_t least) {
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < least)
+        throw std::invalid_argument(fmt::format("--{} {}: expected a whole number, at least {}", option, text, least));
+    return v;
+}
+
+std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const char* option, std::int64_t fallback,
+                                 std::int64_t least) {
+    if (texts.empty()) return {fallback};
+    std::vector<std::int64_t> out;
+    for (const std::string& t : texts) out.push_back(whole(t, option, least));
+    return out;
+}
+
+HfStrategy public_strategy(const hf::Strategy& s) {
+    HfStrategy out;
+    out.tp = s.tp;
+    out.cp = s.cp;
+    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
+    out.sp = s.sp;
+    out.ep = s.ep;
+    out.etp = s.etp;
+    out.mbs = s.mbs;
+    out.seq = s.seq;
+    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
+    out.flash_attention = s.flash_attention;
+    return out;
+}
+
+struct Fitted {
+    FitStrategy strategy;
+    std::string schedule;
+    std::size_t recompute = 0;  // index into kRecompute
+    FitResult result;
+};
+
+std::string gib(double bytes) { return fmt::format("{:.2f}", bytes / (1024.0 * 1024 * 1024)); }
+
+std::string table(const std::vector<Fitted>& fits, const std::string& head, std::size_t shown_at_most) {
+    std::string out = head;
+    if (fits.empty()) return out + "no strategy fits\n";
+    out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n", "tp",
+                       "pp", "vpp", "cp", "ep", "etp", "mbs", "seq", "zero", "schedule", "recompute", "peak GiB",
+                       "stage");
+    for (std::size_t i = 0; i < fits.size() && i < shown_at_most; ++i) {
+        const Fitted& f = fits[i];
+        const FitStrategy& s = f.strategy;
+        out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n",
+                           s.layer.tp, s.pp, s.vpp, s.layer.cp, s.layer.ep, s.layer.etp, s.layer.mbs,
+                           s.layer.seq ? fmt::to_string(*s.layer.seq) : "model", s.zero, f.schedule,
+                           kRecompute[f.recompute], gib(f.result.peak_bytes), f.result.peak_stage);
+    }
+    if (fits.size() > shown_at_most)
+        out += fmt::format("  ... {} more fit (--format json lists every one)\n", fits.size() - shown_at_most);
+    return out;
+}
+
+std::string json(const std::vector<Fitted>& fits, const FitSweepArgs& args, std::size_t tried, std::size_t skipped,
+                 std::size_t too_big, bool interrupted) {
+    JsonWriter w(2);
+    w.begin_object();
+    w.key("config");
+    w.string(args.config);
+    w.key("budget_bytes");
+    w.value(Value::real(args.budget));
+    w.key("strategies_tried");
+    w.value(Value::integer(static_cast<std::int64_t>(tried)));
+    w.key("skipped");
+    w.value(Value::integer(static_cast<std::int64_t>(skipped)));
+    w.key("too_big");
+    w.value(Value::integer(static_cast<std::int64_t>(too_big)));
+    w.key("interrupted");
+    w.boolean(interrupted);
+    w.key("fits");
+    w.begin_array();
+    for (const Fitted& f : fits) {
+        const FitStrategy& s = f.strategy;
+        w.begin_object();
+        for (auto [name, v] : {std::pair{"tp", s.layer.tp}, {"pp", s.pp}, {"vpp", s.vpp}, {"cp", s.layer.cp},
+                               {"ep", s.layer.ep}, {"etp", s.layer.etp}, {"mbs", s.layer.mbs}, {"zero", std::int64_t{s.zero}}}) {
+            w.key(name);
+            w.value(Value::integer(v));
+        }
+        w.key("schedule");
+        w.string(f.schedule);
+        w.key("recompute");
+        w.string(kRecompute[f.recompute]);
+        w.key("strategy");
+        w.string(f.result.strategy);
+        w.key("peak_bytes");
+        w.value(Value::real(f.result.peak_bytes));
+        w.key("peak_stage");
+        w.value(Value::integer(static_cast<std::int64_t>(f.result.peak_stage)));
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    return w.take() + "\n";
+}
+
+}  // namespace
+
+int run_fit_sweep(const FitSweepArgs& args) {
+    std::optional<Records> records;
+    try {
+        RecordsOptions options = records_options();
+        options.profiles = args.strategy.profiles;
+        const std::string& r = args.records;
+        records = Records::load(resolve_records(r == "calibrated" || r == "reference" ? "rank_" + r : r), options);
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
+        return kCannotRun;
+    }
+    std::optional<FitModel> model;
+    std::vector<hf::Strategy> layers;
+    std::vector<std::int64_t> pps, vpps, zeros;
+    std::vector<std::string> schedules = args.schedule.empty() ? std::vector<std::string>{""} : args.schedule;
+    std::int64_t gpus = 0;
+    std::optional<std::int64_t> gbs;
+    try {
+        layers = parse_grid(args.strategy).strategies();
+        pps = wholes(args.pp, "pp", 1, 1);
+        vpps = wholes(args.vpp, "vpp", 1, 1);
+        zeros = wholes(args.zero, "zero", 1, 0);
+        for (std::int64_t z : zeros)
+            if (z > 3) throw std::invalid_argument(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", z));
+        gpus = whole(args.gpus, "gpus", 1);
+        if (!args.gbs.empty()) gbs = whole(args.gbs, "gbs", 1);
+        const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
+        model.emplace(*records, args.config, family);
+    } catch (const std::exception& e) {  // a bad option value, LayerError
+        std::cerr << "oprec sweep: " << e.what() << '\n';
+        return kCannotRun;
+    }
+    const std::size_t total = layers.size() * pps.size() * vpps.size() * zeros.size() * schedules.size();
+    const InterruptGuard interrupt;
+    Progress progress(total, !args.no_progress && (args.progress || isatty(2) != 0));
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Fitted> fits;
+    std::size_t tried = 0, skipped = 0, too_big = 0;
+    for (const hf::Strategy& layer : layers)
+        for (std::int64_t pp : pps)
+            for (std::int64_t vpp : vpps)
+                for (std::int64_t zero : zeros)
+                    for (const std::string& schedule : schedules) {
+                        if (interrupt.interrupted()) goto done;
+                        progress.update(++tried);
+                        Fitted f;
+                        f.strategy.layer = public_strategy(layer);
+                        f.strategy.gpus = gpus;
+                        f.strategy.pp = pp;
+                        f.strategy.vpp = vpp;
+                        f.strategy.zero = static_cast<int>(zero);
+                        f.strategy.gbs = gbs;
+                        if (!schedule.empty()) f.strategy.schedule = schedule;
+                        f.strategy.device_bytes = args.budget;
+                        f.strategy.balance_layers = true;
+                        f.schedule = schedule.empty() ? (vpp > 1 ? "interleaved" : "1f1b") : schedule;
+                        bool fitted = false, priced = false;
+                        for (f.recompute = 0; f.recompute < 3 && !fitted; ++f.recompute) {
+                            f.strategy.layer.recompute = kRecompute[f.recompute];
+                            try {
+                                f.result = model->fit(f.strategy);
+                            } catch (const LayerError&) {  // sizes that do not divide: not a strategy
+                                break;
+                            }
+                            priced = true;
+                            if (f.result.fits) {
+                                fitted = true;
+                                fits.push_back(f);
+                            }
+                        }
+                        if (!priced) ++skipped;
+                        else if (!fitted) ++too_big;
+                    }
+done:
+    progress.clear();
+    const bool interrupted = interrupt.interrupted();
+    std::stable_sort(fits.begin(), fits.end(), [](const Fitted& a, const Fitted& b) {
+        if (a.recompute != b.recompute) return a.recompute < b.recompute;
+        return a.result.peak_bytes < b.result.peak_bytes;
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (args.format == "json") {
+        std::cout << json(fits, args, tried, skipped, too_big, interrupted);
+    } else {
+        const std::string head = fmt::format(
+            "{}: {}; {} strategies on {} GPUs against {:.2f} GiB a GPU in {:.2f} s: {} fit, {} do not fit even "
+            "fully recomputed, {} cannot run (sizes that do not divide)\n\n",
+            args.config, records->source(), tried, gpus, args.budget / (1024.0 * 1024 * 1024), seconds, fits.size(),
+            too_big, skipped);
+        std::cout << table(fits, head, 20);
+    }
+    std::cout << std::flush;
+    if (interrupted) {
+        std::cerr << fmt::format("oprec sweep: interrupted after {} of {} strategies\n", tried, total);
+        return 130;
+    }
+    return fits.empty() ? kProblems : kOk;
+}
+
+}  // namespace oprec::cli
