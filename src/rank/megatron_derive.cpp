@@ -427,7 +427,7 @@ void derive(ParsedArgs& out, const Stated& st) {
         a.align_param_gather = false;
     } else if (!a.overlap_p2p_comm && pp <= 2) {
         fail(out, "--pipeline-model-parallel-size",
-             "the interleaved schedule needs --pipeline-model-parallel-size above 2 (or --overlap-p2p-communication)");
+             "with --no-overlap-p2p-communication the interleaved schedule needs --pipeline-model-parallel-size above 2");
     }
     if (a.overlap_param_gather && !(a.use_distributed_optimizer || a.use_megatron_fsdp))
         fail(out, "--overlap-param-gather", "--overlap-param-gather needs --use-distributed-optimizer");
