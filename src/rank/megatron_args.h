@@ -119,7 +119,7 @@ struct Args {
     std::vector<std::int64_t> layers_per_virtual_stage;
     // MTP layers each pipeline rank holds (the layout's `m`, else all on the last).
     std::vector<std::int64_t> mtp_layers_per_stage;
-    bool overlap_p2p_comm = false;           // --overlap-p2p-communication (interleaved only)
+    bool overlap_p2p_comm = true;            // --no-overlap-p2p-communication turns off; false unless interleaved
     bool use_tp_pp_dp_mapping = false;       // --use-tp-pp-dp-mapping (rank order only)
 
     // ---- batch -----------------------------------------------------------------

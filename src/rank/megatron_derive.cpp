@@ -430,7 +430,7 @@ void derive(ParsedArgs& out, const Stated& st) {
     } else if (!a.overlap_p2p_comm && pp <= 2 && !a.pipeline_model_parallel_layout) {
         // (A layout states its virtual stages itself: Megatron-LM runs pp = 2 with one.)
         fail(out, "--pipeline-model-parallel-size",
-             "the interleaved schedule needs --pipeline-model-parallel-size above 2 (or --overlap-p2p-communication)");
+             "with --no-overlap-p2p-communication the interleaved schedule needs --pipeline-model-parallel-size above 2");
     }
     if (a.overlap_param_gather && !(a.use_distributed_optimizer || a.use_megatron_fsdp))
         fail(out, "--overlap-param-gather", "--overlap-param-gather needs --use-distributed-optimizer");

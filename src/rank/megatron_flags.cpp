@@ -160,7 +160,7 @@ std::vector<FlagSpec> make_table() {
         on_off("--account-for-embedding-in-pipeline-split", &Args::account_for_embedding_in_pipeline_split),
         on_off("--account-for-loss-in-pipeline-split", &Args::account_for_loss_in_pipeline_split),
         maybe_choice("--pipeline-model-parallel-layout", &Args::pipeline_model_parallel_layout, {}),
-        on_off("--overlap-p2p-communication", &Args::overlap_p2p_comm),
+        on_off("--no-overlap-p2p-communication", &Args::overlap_p2p_comm, false),
         on_off("--use-tp-pp-dp-mapping", &Args::use_tp_pp_dp_mapping),
         // batch
         integer("--micro-batch-size", &Args::micro_batch_size),
@@ -284,7 +284,7 @@ const std::vector<std::string_view> ignored_names{
     "--moe-router-num-groups", "--moe-router-pre-softmax", "--moe-router-score-function",
     "--moe-router-topk-scaling-factor", "--moe-z-loss-coeff", "--mscale", "--mscale-all-dim",
     "--mtp-loss-scaling-factor", "--no-async-tensor-model-parallel-allreduce", "--no-barrier-with-level-1-timing",
-    "--no-check-for-nan-in-loss-and-grad", "--no-clone-scatter-output-in-embedding",
+    "--no-check-for-nan-in-loss-and-grad", "--no-ckpt-fully-parallel-save", "--no-clone-scatter-output-in-embedding",
     "--no-create-attention-mask-in-dataloader", "--no-initialization", "--no-load-optim", "--no-load-rng",
     "--no-mmap-bin-files", "--no-one-logger", "--no-persist-layer-norm", "--no-save-optim", "--no-save-rng",
     "--norm-epsilon", "--num-dataset-builder-threads", "--num-workers", "--object-storage-cache-path",

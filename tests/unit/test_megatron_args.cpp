@@ -67,7 +67,7 @@ TEST_CASE("shell words: quotes, continuations, comments, arrays", "[megatron]") 
     for (const Word& w : commands[1]) words.push_back(w.text);
     CHECK(words == std::vector<std::string>{"torchrun", "--nproc_per_node", "8", "pretrain_gpt.py", "--lr", "1e-4",
                                             "--x", "1", "--y", "two words", "--z", "$HOME/x"});
-    CHECK(commands[1][4].line == 5);
+    CHECK(commands[1][4].line == 6);  // after the array's two lines and the continued one
     CHECK(commands[1][4].col == 3);
     CHECK_THROWS_WITH(split_commands("--a 'open", "f.sh"), Catch::Contains("f.sh:1:5") && Catch::Contains("quote"));
 }
@@ -162,6 +162,13 @@ TEST_CASE("pipeline splits: uneven, virtual, accounted, layout", "[megatron]") {
     CHECK(l.virtual_pipeline_model_parallel_size == 2);
     CHECK(l.layers_per_stage == std::vector<std::int64_t>{5, 4, 4, 3});
     CHECK(l.mtp_layers_per_stage == std::vector<std::int64_t>{0, 0, 0, 1});
+    CHECK(l.overlap_p2p_comm);
+    CHECK_FALSE(v.align_param_gather);
+    CHECK_THAT(error_of("--num-layers 16 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
+                        "--max-position-embeddings 1024 --micro-batch-size 1 --pipeline-model-parallel-size 2 "
+                        "--num-layers-per-virtual-pipeline-stage 2 --no-overlap-p2p-communication"),
+               Catch::Contains("above 2"));
+    CHECK_FALSE(parse(base + "--num-layers-per-virtual-pipeline-stage 4").args.overlap_p2p_comm);  // not interleaved
     CHECK(detail::expand_layout("Et*3|(tt|)*2,mL", "x") == std::vector<std::string>{"Ettt", "tt", "tt", "mL"});
     CHECK_THAT(error_of(base + "--num-layers 15"), Catch::Contains("does not split evenly"));
 }
@@ -251,7 +258,9 @@ TEST_CASE("bad and missing values name the flag and its line:col", "[megatron]")
     CHECK_THAT(error_of("--num-layers=x"), Catch::Contains("job.sh:1:14"));
     CHECK_THAT(error_of(std::string(gpt_small) + "--normalization BatchNorm"),
                Catch::Contains("--normalization expects one of LayerNorm, RMSNorm"));
-    CHECK_THAT(error_of(std::string(gpt_small) + "--bf16 yes"), Catch::Contains("--bf16 takes no value"));
+    CHECK_THAT(error_of(std::string(gpt_small) + "--bf16 yes"),
+               Catch::Contains("`yes` is not a flag (after --bf16)"));
+    CHECK_THAT(error_of(std::string(gpt_small) + "--bf16=yes"), Catch::Contains("--bf16 takes no value"));
     CHECK_THAT(error_of(std::string(gpt_small) + "--hidden-dropout nan"), Catch::Contains("finite"));
     CHECK_THAT(error_of(std::string(gpt_small) + "--num-layers 0"), Catch::Contains("at least 1"));
     CHECK_THAT(error_of("--hidden-size 64 --num-attention-heads 8 --seq-length 8 --micro-batch-size 1"),
