@@ -149,3 +149,19 @@ def test_where_the_reference_is_installed_its_except_clauses_catch_the_drop_ins(
         m.ModelSpecError = layer_block.ModelSpecError = ours
         for name in set(sys.modules) - set(saved):
             del sys.modules[name]
+
+
+def test_an_unknown_op_is_refused_in_the_reference_words() -> None:
+    import json
+    from types import SimpleNamespace
+
+    from conftest import ROOT
+    from oprec.compat import layer_block as lb
+
+    fields_ = json.loads((ROOT / "examples" / "llama2-7b.json").read_text())["fields"]
+    ccfg = SimpleNamespace(**fields_, rec_op={})
+    ctx = SimpleNamespace(current_node=lb.LayerType.SEL_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    with pytest.raises(m.ModelSpecError, match=r"^no op 'nope'; the ops are \[.*'attMM'.*\], the parts \['attUp'\]\n"):
+        lb.EvalRecords.op_bytes(ccfg, ctx, "nope")
+    with pytest.raises(m.ModelSpecError, match=r"^no op 'nope'; the ops are "):
+        m.load_op_records().keeps("nope")
