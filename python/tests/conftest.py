@@ -9,6 +9,12 @@ from typing import Any, Dict
 import pytest
 
 ROOT = Path(os.environ.get("OPREC_SOURCE_DIR") or Path(__file__).resolve().parents[2])
+
+# tests/pip_test.sh runs the suite against a pip-installed package: the one it names is imported.
+if os.environ.get("OPREC_INSTALLED"):
+    import oprec
+
+    assert Path(oprec.__file__).parent == Path(os.environ["OPREC_INSTALLED"]), oprec.__file__
 GOLDEN = ROOT / "tests" / "golden"
 
 

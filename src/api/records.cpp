@@ -81,15 +81,22 @@ fs::path resolve(const fs::path& path_or_name, const RecordsOptions& options) {
 fs::path Records::default_data_dir() {
     std::error_code ec;
     // Beside the library (or the program linking it), installed anywhere:
-    // PREFIX/lib/liboprec.so or PREFIX/bin/oprec with PREFIX/share/oprec.
+    // PREFIX/lib/liboprec.so or PREFIX/bin/oprec with PREFIX/share/oprec; or
+    // the Python package's extension, site-packages/oprec/_oprec.so, with
+    // the data pip installed beside it in oprec/data (setup.py).
     Dl_info info{};
     if (dladdr(reinterpret_cast<const void*>(&Records::default_data_dir), &info) != 0 && info.dli_fname != nullptr) {
-        const fs::path beside = fs::path(info.dli_fname).parent_path().parent_path() / "share" / "oprec";
+        const fs::path dir = fs::path(info.dli_fname).parent_path();
+        const fs::path package = dir / "data";
+        if (fs::exists(package / "stdlib", ec)) return package;
+        const fs::path beside = dir.parent_path() / "share" / "oprec";
         if (fs::exists(beside / "stdlib", ec)) return beside;
     }
-    const fs::path installed = OPREC_INSTALL_DATADIR;
-    if (fs::exists(installed / "stdlib", ec)) return installed;
-    return OPREC_SOURCE_DIR;
+    // A build tree's library reads the source tree's data, so an edit to
+    // records/ needs no install, whatever an earlier install left in the prefix.
+    const fs::path source = OPREC_SOURCE_DIR;
+    if (fs::exists(source / "stdlib", ec)) return source;
+    return OPREC_INSTALL_DATADIR;
 }
 
 std::optional<Tier> parse_tier(std::string_view text) {

@@ -15,9 +15,11 @@ fs::path data_dir() {
         const fs::path installed = exe.parent_path().parent_path() / "share" / "oprec";
         if (fs::exists(installed / "stdlib", ec)) return installed;
     }
-    const fs::path configured = OPREC_INSTALL_DATADIR;
-    if (fs::exists(configured / "stdlib", ec)) return configured;
-    return OPREC_SOURCE_DIR;
+    // A build tree's command reads the source tree's data (an edit to
+    // records/ needs no install), whatever an earlier install left in the prefix.
+    const fs::path source = OPREC_SOURCE_DIR;
+    if (fs::exists(source / "stdlib", ec)) return source;
+    return OPREC_INSTALL_DATADIR;
 }
 
 fs::path default_records() { return data_dir() / "records" / "op_records.rec"; }

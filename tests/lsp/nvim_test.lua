@@ -12,7 +12,7 @@ local function fail(msg)
 end
 
 local ok, err = pcall(function()
-  require('oprec').setup({ cmd = { os.getenv('OPREC_BIN'), 'lsp' } })
+  require('oprec').setup({ cmd = { os.getenv('OPREC_BIN'), 'lsp' }, layer = src .. '/examples/llama2-7b.json' })
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
   local buf = vim.api.nvim_get_current_buf()
   if vim.bo[buf].filetype ~= 'rec' then return fail('filetype is ' .. vim.bo[buf].filetype) end
@@ -32,6 +32,28 @@ local ok, err = pcall(function()
     return fail(string.format('expected at %d:%d', want_line + 1, want_col + 1))
   end
   if d.code ~= 'W0101' then return fail('expected W0101') end
+
+  -- Live bytes: without inlay hints (Neovim before 0.10), virtual text at the
+  -- end of the slot's header line.
+  if not (vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable) then
+    local header
+    for i, l in ipairs(lines) do
+      if l:find('^slot qkv ') then header = i - 1 end
+    end
+    local text
+    local shown = vim.wait(10000, function()
+      for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, require('oprec').namespace, 0, -1, { details = true })) do
+        if mark[2] == header and mark[4].virt_text then
+          text = mark[4].virt_text[1][1]
+          return true
+        end
+      end
+      return false
+    end, 50)
+    if not shown then return fail('no live bytes at the end of line ' .. (header + 1) .. ' in 10 s') end
+    say('live bytes at line end: ' .. lines[header + 1] .. '  ' .. text)
+    if not text:find('20.25 MiB', 1, true) then return fail('the qkv slot is not 20.25 MiB on llama2-7b') end
+  end
 
   local client = vim.lsp.get_active_clients({ bufnr = buf })[1] or vim.lsp.buf_get_clients(buf)[1]
   if client == nil then

@@ -45,3 +45,30 @@ def install() -> None:
             parent = sys.modules[package]
         sys.modules[name] = module
         setattr(parent, parts[-1], module)
+    _model_spec()
+
+
+# The reference's module its ModelSpecError and op counts come from.
+MODEL_SPEC = "hyper_parallel.auto_parallel._model_spec"
+
+
+def _model_spec() -> None:
+    """Where hyper_parallel is installed, the drop-ins raise a ``ModelSpecError`` that is
+    also the reference's, so that an ``except`` written for either catches it; where it is
+    not, ``oprec.compat.model_spec`` stands for the module."""
+    from . import layer_block, op_records
+
+    try:
+        reference = importlib.import_module(MODEL_SPEC)
+    except ImportError:
+        module = importlib.import_module("oprec.compat.model_spec")
+        sys.modules[MODEL_SPEC] = module
+        setattr(sys.modules[MODEL_SPEC.rsplit(".", 1)[0]], "_model_spec", module)
+        return
+    theirs = getattr(reference, "ModelSpecError", None)
+    ours = op_records.ModelSpecError
+    if isinstance(theirs, type) and issubclass(theirs, ValueError) and not issubclass(ours, theirs):
+        both = type("ModelSpecError", (ours, theirs), {"__module__": ours.__module__, "__doc__": ours.__doc__})
+        for module in (op_records, layer_block):
+            if getattr(module, "ModelSpecError", None) is ours:
+                module.ModelSpecError = both

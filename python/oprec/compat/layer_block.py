@@ -352,7 +352,9 @@ class EvalRecords:
                 engine.layer_slots(ccfg, ctx)  # the reference reads every slot's `when` first
                 return engine.op_bytes(ccfg, ctx, op)
             except UnknownOp as e:
-                raise ModelSpecError(str(e)) from e
+                records = load_op_records(RECORDS_PATH)  # the reference's words first, then oprec's
+                raise ModelSpecError(f"no op {op!r}; the ops are {sorted(records.ops)}, "
+                                     f"the parts {sorted(records.parts)}\n{e}") from e
             except LayerError:
                 pass
         held = _reference_layer_slots(ccfg, ctx)

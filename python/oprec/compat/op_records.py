@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Tuple, Uni
 from .._oprec import Expression as _Compiled
 from .._oprec import Records
 from ..errors import RecordsError
+from . import refusals
 
 PARTS: Tuple[str, ...] = ("attention", "ffn", "norm")
 SWITCHES: Tuple[str, ...] = ("attBMM", "headCast", "dropout", "softmax", "normOp", "gather", "ffAct", "attUp")
@@ -32,7 +33,13 @@ RECORDS_PATH: str = Records().source
 
 
 class ModelSpecError(ValueError):
-    """A record, file or name the op records refuse."""
+    """A record, file or name the op records refuse: the reference's words for
+    each refusal (refusals.py), then oprec's diagnostics with file:line:col and code."""
+
+
+def _refused(e: RecordsError, expression: Optional[str] = None, where: Optional[str] = None) -> ModelSpecError:
+    return ModelSpecError(refusals.message(str(e), getattr(e, "problems", []), OP_VECTOR, SWITCHES, PARTS,
+                                           expression, where))
 
 
 class _Names(dict):
@@ -61,19 +68,19 @@ class Expression:
             try:
                 compiled = _Compiled(self.source, "expr")
             except RecordsError as e:
-                raise ModelSpecError(f"expr: {e}") from e
+                raise _refused(e, self.source, "expr") from e
             object.__setattr__(self, "_compiled", compiled)
 
     @staticmethod
     def parse(source: Union[str, int, float], where: str = "expr") -> "Expression":
         """Parse ``source`` (a str, or a YAML number standing for itself); ``ModelSpecError`` naming ``where``."""
         if isinstance(source, bool) or not isinstance(source, (str, int, float)):
-            raise ModelSpecError(f"{where}: not an expression: {source!r}")
+            raise ModelSpecError(f"{where} must be an expression, got {source!r}")
         text = source.strip() if isinstance(source, str) else repr(source)
         try:
             compiled = _Compiled(text, where)
         except RecordsError as e:
-            raise ModelSpecError(f"{where}: {e}") from e
+            raise _refused(e, text, where) from e
         return Expression(text, frozenset(compiled.names), compiled)
 
     def __call__(self, names: Mapping[str, Any]) -> Any:
@@ -193,7 +200,7 @@ def _load(path: str) -> OpRecords:
     try:
         records = Records(path)
     except RecordsError as e:  # every diagnostic, each with file:line:col
-        raise ModelSpecError(str(e)) from e
+        raise _refused(e) from e
     import yaml  # python3-yaml; only loading records needs it
 
     doc = yaml.safe_load(records.to_yaml())
