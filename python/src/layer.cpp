@@ -59,9 +59,9 @@ void register_layer(py::module_& m) {
                  if (!f) throw py::key_error(name);
                  return to_python(*f);
              },
-             "A field's value as stated; KeyError when it is not.")
+             "name"_a, "A field's value as stated; KeyError when it is not.")
         .def("__setitem__",
-             [](BoundLayer& b, const std::string& name, py::handle value) { set_one(b, name, value); },
+             [](BoundLayer& b, const std::string& name, py::handle value) { set_one(b, name, value); }, "name"_a, "value"_a,
              "Set a field (None, bool, int, float, str); prices again cheaply. KeyError for a name the records "
              "have no field of.")
         .def("__delitem__",
@@ -69,7 +69,7 @@ void register_layer(py::module_& m) {
                  if (!b.layer.field(name)) throw py::key_error(name);
                  b.layer.erase(name);
              },
-             "Stop stating a field (a default, if any, applies).")
+             "name"_a, "Stop stating a field (a default, if any, applies).")
         .def("__contains__",
              [](const BoundLayer& b, py::handle name) {
                  return py::isinstance<py::str>(name) && b.layer.field(name.cast<std::string>()).has_value();

@@ -59,7 +59,7 @@ def our_words(e: BaseException) -> str:
     (lambda r, l: setattr(l, "recompute", 3), "oprec.Layer.recompute: the value needs a str, got int 3"),
     (lambda r, l: r.layer_file(5), "oprec.Records.layer_file(): `path` needs a path (a str or an os.PathLike), got int 5"),
     (lambda r, l: oprec.Records(profiles=5), "oprec.Records(): `profiles` needs a path (a str or an os.PathLike) or None, got int 5"),
-    (lambda r, l: oprec.Records.from_text(b"x"), "oprec.Records.from_text(): `text` needs a str, got bytes"),
+    (lambda r, l: oprec.Records.from_text(5), "oprec.Records.from_text(): `text` needs a str, got int 5"),
     (lambda r, l: oprec.price_many([l], on_error=0), "oprec.price_many(): `on_error` needs a str, got int 0"),
     (lambda r, l: l.grid({"t": [1]}, on_error=None), "oprec.Layer.grid(): `on_error` needs a str, got NoneType"),
     (lambda r, l: oprec.hf.layer(HF / "llama-2-7b.json", tp="8"), "oprec.hf.layer(): `tp` needs an int, got str '8'"),

@@ -126,11 +126,14 @@ TEST_CASE("lsp hardening: params of the wrong type are invalid params, said in o
     }
     // A malformed notification is logged in the same words, never fatal.
     s.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}}, {"contentChanges", json::array({{{"range", 3}, {"text", "x"}}})}});
-    const json& logged = s.pushed().back();
-    REQUIRE(logged.value("method", "") == "window/logMessage");
-    CHECK(logged["params"]["message"] == "textDocument/didChange: contentChanges[0].range: needs an object with `start` and `end`, got an integer");
+    auto logged = [&] {
+        for (auto it = s.pushed().rbegin(); it != s.pushed().rend(); ++it)
+            if (it->value("method", "") == "window/logMessage") return (*it)["params"]["message"].get<std::string>();
+        return std::string();
+    };
+    CHECK(logged() == "textDocument/didChange: contentChanges[0].range: needs an object with `start` and `end`, got an integer");
     s.notify("textDocument/didOpen", {{"textDocument", {{"uri", 5}}}});
-    CHECK(s.pushed().back()["params"]["message"] == "textDocument/didOpen: textDocument.uri: needs a string, got an integer");
+    CHECK(logged() == "textDocument/didOpen: textDocument.uri: needs a string, got an integer");
     // Capabilities of the wrong shape are read as absent.
     Session t;
     CHECK(t.call("initialize", {{"capabilities", {{"workspace", 3}}}}).contains("result"));
@@ -243,8 +246,9 @@ TEST_CASE("lsp hardening: a layer that is a FIFO, a device or a directory is ref
     s.open(oprec::lsp::uri_of_path(main), "import \"layer.fifo\"\n");
     const json diags = s.diagnostics(oprec::lsp::uri_of_path(main));
     REQUIRE(diags.is_array());
-    REQUIRE(!diags.empty());
-    CHECK(diags[0]["message"].get<std::string>().find("not a regular file") != std::string::npos);
+    bool refused = false;
+    for (const json& d : diags) refused = refused || d["message"].get<std::string>().find("not a regular file") != std::string::npos;
+    CHECK(refused);
 }
 
 TEST_CASE("lsp hardening: a request cancelled while the server works is answered cancelled", "[lsp][hardening]") {
