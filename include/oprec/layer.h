@@ -91,6 +91,10 @@ public:
     void set(std::string_view field, std::int64_t value) { set(field, Number::integer(value)); }
     void set(std::string_view field, double value) { set(field, Number::real(value)); }
     void erase(std::string_view field);  // no longer stated
+    // Why `name` is no field this layer can state (not in the records'
+    // schema, read by no formula, not a context value, not stated), with a
+    // suggestion; nullopt when it is one. What a binding checks before set().
+    std::optional<std::string> unknown_field(std::string_view name) const;
     // The field as stated; nullopt when it is not.
     std::optional<Field> field(std::string_view name) const;
     Named<Field> fields() const;
@@ -104,7 +108,9 @@ public:
     // ---- pricing (throws PricingError, as the reference raises) -------------------
     // The layer's bytes by part (attention, ffn, norm), in the order the held slots give.
     Named<Number> parts() const;
-    // The parts summed, from 0.0 as the reference sums them.
+    // The parts summed, from 0.0 as the reference sums them. A Hugging Face
+    // layer (hf_layer) fully recomputed keeps only its input: that, as
+    // `oprec eval --hf --recompute full` gives it.
     Number total() const;
     // One slot (held or not), with the layer's switches, or with one op (or part) alone.
     Number slot(std::string_view slot) const;

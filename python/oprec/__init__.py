@@ -14,8 +14,13 @@ config; ``oprec.compat`` is a drop-in for the reference's modules.
 """
 from __future__ import annotations
 
-from . import errors
-from ._oprec import Layer, ObjectPricer, Records, SlotBytes, price_many
+from . import _args, _oprec, errors
+from ._oprec import Layer, ObjectPricer, Records, SlotBytes
+
+# pybind11's refusals of arguments, said in the package's words (_args.py).
+for _cls in (Records, Layer, ObjectPricer, _oprec.Expression):
+    _args.wrap_class(_cls, f"oprec.{_cls.__name__}")
+price_many = _args.wrap_function(_oprec.price_many, "oprec.price_many()")
 from .errors import (DivisionByZero, Error, LayerError, MissingField, PricingError, PricingOverflow,
                      PricingTypeError, RecordsError, UnboundName, UnknownOp, UnknownSlot)
 from . import hf

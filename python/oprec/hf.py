@@ -6,15 +6,20 @@ the product of strategy options under every recompute setting.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
-from ._oprec import Layer, Records, hf_layer
-from .errors import LayerError
+from . import _args
+from ._oprec import Layer, Records, hf_layer as _hf_layer
+from .errors import Error, LayerError
+
+# The compiled function's argument errors, named as the caller called it.
+hf_layer = _args.wrap_function(_hf_layer, "oprec.hf.layer()")
 
 ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -59,14 +64,47 @@ def layer(config: ConfigLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring"
     options = dict(tp=tp, cp=cp, cp_algo=cp_algo, sp=sp, ep=ep, etp=etp, mbs=mbs, seq=seq, dtype=dtype,
                    flash_attention=flash_attention, param_casts=param_casts, recompute=recompute,
                    switches=switches, micro_factor=micro_factor, family=family, index=index, kind=kind)
-    if isinstance(config, Mapping):
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump(dict(config), f)
+    with _config_path(config, "oprec.hf.layer()") as path:
+        return HfLayer(**hf_layer(recs, path, **options))
+
+
+_MAPPING = "<config mapping>"
+
+
+@contextlib.contextmanager
+def _config_path(config: ConfigLike, caller: str) -> Iterator[str]:
+    """A path the front end reads: the config's own, or a temporary file
+    holding a mapping, removed whatever happens; an error names the mapping,
+    never the temporary file."""
+    if not isinstance(config, Mapping):
+        if not isinstance(config, (str, os.PathLike)):
+            raise TypeError(f"{caller}: `config` needs a config.json path or its content as a dict, "
+                            f"got {type(config).__name__}")
+        yield os.fspath(config)
+        return
+    try:
+        text = json.dumps(dict(config), allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise LayerError(f"config: the mapping is not a JSON document ({e})") from None
+    fd, path = tempfile.mkstemp(prefix="oprec-config-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
         try:
-            return HfLayer(**hf_layer(recs, f.name, **options))
-        finally:
-            os.unlink(f.name)
-    return HfLayer(**hf_layer(recs, os.fspath(config), **options))
+            yield path
+        except Error as e:
+            raise _renamed(e, path) from None
+    finally:
+        os.unlink(path)
+
+
+def _renamed(e: Error, path: str) -> Error:
+    """The same error with the temporary file's path said as the mapping."""
+    if path not in str(e):
+        return e
+    out = type(e)(str(e).replace(path, _MAPPING))
+    out.__dict__.update({k: (v.replace(path, _MAPPING) if isinstance(v, str) else v) for k, v in vars(e).items()})
+    return out
 
 
 _SWEPT = ("tp", "cp", "cp_algo", "sp", "ep", "etp", "mbs", "seq", "dtype", "micro_factor")
@@ -86,7 +124,20 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> List[Dict
     axes = {k: list(v) if isinstance(v, (list, tuple, range)) else [v]
             for k, v in options.items() if k in _SWEPT}
     fixed = {k: v for k, v in options.items() if k not in _SWEPT}
+    if "recompute" in fixed:
+        raise TypeError("oprec.sweep(): `recompute` is not an option of a sweep: each row prices every setting "
+                        "(none, full and each selective setting)")
     fixed["recompute"] = "none"
+    with _config_path(config, "oprec.sweep()") as path:
+        rows = _sweep(path, axes, fixed)
+        if isinstance(config, Mapping):
+            for row in rows:
+                if "error" in row:
+                    row["error"] = row["error"].replace(path, _MAPPING)
+        return rows
+
+
+def _sweep(config: ConfigLike, axes: Dict[str, List[Any]], fixed: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows: List[Dict[str, Any]] = []
     for values in itertools.product(*axes.values()):
         strategy = dict(zip(axes.keys(), values))
@@ -97,7 +148,10 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> List[Dict
             row["error"] = str(e)
             rows.append(row)
             continue
-        row.update(strategy=h.strategy, none=h.layer.total(), full=h.full_recompute_input,
+        # What a fully recomputed layer keeps: the same layer derived under
+        # full recompute (as `oprec sweep` prices its `full` column).
+        full = layer(config, **strategy, **{**fixed, "recompute": "full"})
+        row.update(strategy=h.strategy, none=h.layer.total(), full=full.full_recompute_input,
                    settings=h.layer.settings())
         rows.append(row)
     return rows

@@ -1,5 +1,7 @@
 // Many pricings in one call, the GIL released: a grid of field values over
 // a copy of one layer, or a list of layers each priced as it stands.
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,32 +26,57 @@ struct Outcome {
     std::optional<PricingError> first_error;
 };
 
+// Points priced between two looks at Python's signals: a Ctrl-C during a
+// long grid raises KeyboardInterrupt within a few milliseconds, and the
+// GIL is taken back only that often.
+constexpr std::size_t kChunk = 4096;
+
+// Raises what a signal handler raised (KeyboardInterrupt), with the GIL held.
+void check_signals() {
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
 // Every point of the grid, the last axis fastest (itertools.product's
-// order); a field is set again only when its axis moves.
+// order); a field is set again only when its axis moves. Priced a chunk at
+// a time with the GIL released, signals checked between chunks.
 Outcome price_grid(Layer layer, const std::vector<Axis>& axes, bool stop_at_error) {
     Outcome out;
     std::size_t count = 1;
-    for (const Axis& a : axes) count *= a.values.size();
-    out.totals.reserve(count);
-    if (count == 0) return out;
+    for (const Axis& a : axes) {
+        if (a.values.empty()) return out;
+        if (count > std::numeric_limits<std::size_t>::max() / a.values.size())
+            throw py::value_error("grid: more points than can be counted");
+        count *= a.values.size();
+    }
+    out.totals.reserve(std::min<std::size_t>(count, std::size_t{1} << 20));
     std::vector<std::size_t> at(axes.size(), 0);
     for (std::size_t k = 0; k < axes.size(); ++k) layer.set(axes[k].field, axes[k].values[0]);
-    for (std::size_t n = 0; n < count; ++n) {
-        try {
-            out.totals.emplace_back(layer.total());
-        } catch (const PricingError& e) {
-            out.totals.emplace_back(std::nullopt);
-            if (!out.first_error) out.first_error = e;
-            if (stop_at_error) return out;
-        }
-        for (std::size_t k = axes.size(); k-- > 0;) {
-            if (++at[k] < axes[k].values.size()) {
-                layer.set(axes[k].field, axes[k].values[at[k]]);
-                break;
+    bool stopped = false;
+    for (std::size_t n = 0; n < count && !stopped;) {
+        {
+            py::gil_scoped_release released;
+            for (const std::size_t end = std::min(count, n + kChunk); n < end; ++n) {
+                try {
+                    out.totals.emplace_back(layer.total());
+                } catch (const PricingError& e) {
+                    out.totals.emplace_back(std::nullopt);
+                    if (!out.first_error) out.first_error = e;
+                    if (stop_at_error) {
+                        stopped = true;
+                        break;
+                    }
+                }
+                for (std::size_t k = axes.size(); k-- > 0;) {
+                    if (++at[k] < axes[k].values.size()) {
+                        layer.set(axes[k].field, axes[k].values[at[k]]);
+                        break;
+                    }
+                    at[k] = 0;
+                    layer.set(axes[k].field, axes[k].values[0]);
+                }
             }
-            at[k] = 0;
-            layer.set(axes[k].field, axes[k].values[0]);
         }
+        check_signals();
     }
     return out;
 }
@@ -79,17 +106,15 @@ void register_batch(py::module_& m) {
             const bool raise_errors = raises(on_error);
             std::vector<Axis> axes;
             for (auto [name, values] : as_dict(axes_in)) {
-                Axis a{name.cast<std::string>(), {}};
+                Axis a{key_text(name, "a field's name"), {}};
+                if (const auto why = b.layer.unknown_field(a.field)) throw py::key_error(*why);
+                if (!py::isinstance<py::iterable>(values) || py::isinstance<py::str>(values))
+                    throw py::type_error("grid: the values of `" + a.field + "` need a list (or another iterable), got " +
+                                         std::string(Py_TYPE(values.ptr())->tp_name));
                 for (py::handle v : py::iter(values)) a.values.push_back(to_field(v, a.field));
                 axes.push_back(std::move(a));
             }
-            Layer copy = b.layer;
-            Outcome o;
-            {
-                py::gil_scoped_release released;
-                o = price_grid(std::move(copy), axes, raise_errors);
-            }
-            return results(o, raise_errors);
+            return results(price_grid(b.layer, axes, raise_errors), raise_errors);
         },
         "axes"_a, py::kw_only(), "on_error"_a = "raise",
         "The total at every point of the product of `axes` (the last fastest), priced on a copy with the "
@@ -112,17 +137,24 @@ void register_batch(py::module_& m) {
             }
             Outcome o;
             o.totals.reserve(layers.size());
-            {
-                py::gil_scoped_release released;
-                for (Layer& l : layers) {
-                    try {
-                        o.totals.emplace_back(l.total());
-                    } catch (const PricingError& e) {
-                        o.totals.emplace_back(std::nullopt);
-                        if (!o.first_error) o.first_error = e;
-                        if (raise_errors) break;
+            bool stopped = false;
+            for (std::size_t n = 0; n < layers.size() && !stopped;) {
+                {
+                    py::gil_scoped_release released;
+                    for (const std::size_t end = std::min(layers.size(), n + kChunk); n < end; ++n) {
+                        try {
+                            o.totals.emplace_back(layers[n].total());
+                        } catch (const PricingError& e) {
+                            o.totals.emplace_back(std::nullopt);
+                            if (!o.first_error) o.first_error = e;
+                            if (raise_errors) {
+                                stopped = true;
+                                break;
+                            }
+                        }
                     }
                 }
+                check_signals();
             }
             return results(o, raise_errors);
         },

@@ -60,6 +60,13 @@ Field to_field(py::handle value, std::string_view name) {
                      std::string(Py_TYPE(v)->tp_name));
 }
 
+std::string key_text(py::handle key, std::string_view what) {
+    if (!PyUnicode_Check(key.ptr()))
+        throw py::type_error("expected " + std::string(what) + " (a str), got " + std::string(Py_TYPE(key.ptr())->tp_name) + " " +
+                             py::repr(key).cast<std::string>());
+    return key.cast<std::string>();
+}
+
 Recompute parse_recompute(std::string_view text) {
     if (text == "none" || text == "NOT_REC_LAYER") return Recompute::None;
     if (text == "selective" || text == "SEL_REC_LAYER") return Recompute::Selective;

@@ -24,6 +24,10 @@ py::dict to_python(const Named<Number>& named);
 // LayerError naming `name`.
 Field to_field(py::handle value, std::string_view name);
 
+// A mapping's key that must be a str: its text, else a TypeError saying
+// what it stands for (`what`: "a field's name") and what it got.
+std::string key_text(py::handle key, std::string_view what);
+
 // A mapping as a dict (Python's dict(mapping)).
 inline py::dict as_dict(py::handle mapping) { return py::dict(py::reinterpret_borrow<py::object>(mapping)); }
 

@@ -21,13 +21,17 @@ void register_hf(py::module_& m) {
            std::optional<std::int64_t> seq, std::optional<std::string> dtype, bool flash_attention, bool param_casts,
            const std::string& recompute, py::object switches, py::object micro_factor,
            std::optional<std::string> family, std::optional<std::int64_t> index, std::optional<std::string> kind) {
+            // Said here in the package's words (the API names its C++ option).
+            if (!records.has_profiles())
+                throw LayerError("records: the Hugging Face front end needs records loaded with op profiles: "
+                                 "oprec.Records(profiles=\"profiles.rec\") (the default records of oprec.hf have them)");
             HfStrategy s;
             s.tp = tp, s.cp = cp, s.cp_algo = cp_algo, s.sp = sp, s.ep = ep, s.etp = etp, s.mbs = mbs;
             s.seq = seq, s.dtype = std::move(dtype), s.flash_attention = flash_attention, s.param_casts = param_casts;
             s.recompute = recompute;
             if (!switches.is_none())
                 for (auto [name, keep] : as_dict(switches))
-                    s.switches.emplace_back(name.cast<std::string>(), PyObject_IsTrue(keep.ptr()) == 1);
+                    s.switches.emplace_back(key_text(name, "a switch's name"), PyObject_IsTrue(keep.ptr()) == 1);
             const Field mf = to_field(micro_factor, "micro_factor");
             if (const Number* n = std::get_if<Number>(&mf)) s.micro_factor = *n;
             HfModelChoice choice{std::move(family), index, std::move(kind)};

@@ -21,11 +21,15 @@ py::list keys(const Layer& l) {
     return out;
 }
 
+// A field set by name: a name the layer cannot state is a KeyError naming
+// it (a typo would otherwise be stated, read by nothing, and change nothing).
+void set_one(BoundLayer& b, const std::string& name, py::handle value) {
+    if (const auto why = b.layer.unknown_field(name)) throw py::key_error(*why);
+    b.layer.set(name, to_field(value, name));
+}
+
 void set_all(BoundLayer& b, py::handle mapping) {
-    for (auto [name, value] : as_dict(mapping)) {
-        const std::string n = name.cast<std::string>();
-        b.layer.set(n, to_field(value, n));
-    }
+    for (auto [name, value] : as_dict(mapping)) set_one(b, key_text(name, "a field's name"), value);
 }
 
 py::object report(const BoundLayer& b, const std::optional<std::string>& only) {
@@ -55,16 +59,17 @@ void register_layer(py::module_& m) {
                  if (!f) throw py::key_error(name);
                  return to_python(*f);
              },
-             "A field's value as stated; KeyError when it is not.")
+             "name"_a, "A field's value as stated; KeyError when it is not.")
         .def("__setitem__",
-             [](BoundLayer& b, const std::string& name, py::handle value) { b.layer.set(name, to_field(value, name)); },
-             "Set a field (None, bool, int, float, str); prices again cheaply.")
+             [](BoundLayer& b, const std::string& name, py::handle value) { set_one(b, name, value); }, "name"_a, "value"_a,
+             "Set a field (None, bool, int, float, str); prices again cheaply. KeyError for a name the records "
+             "have no field of.")
         .def("__delitem__",
              [](BoundLayer& b, const std::string& name) {
                  if (!b.layer.field(name)) throw py::key_error(name);
                  b.layer.erase(name);
              },
-             "Stop stating a field (a default, if any, applies).")
+             "name"_a, "Stop stating a field (a default, if any, applies).")
         .def("__contains__",
              [](const BoundLayer& b, py::handle name) {
                  return py::isinstance<py::str>(name) && b.layer.field(name.cast<std::string>()).has_value();

@@ -26,7 +26,7 @@ RecordsOptions options(const std::optional<std::filesystem::path>& profiles,
 void set_switches(BoundLayer& b, py::handle switches) {
     if (switches.is_none()) return;
     for (auto [name, keep] : as_dict(switches)) {
-        const std::string n = name.cast<std::string>();
+        const std::string n = key_text(name, "a switch's name");
         if (keep.is_none())
             b.layer.set_switch(n, std::nullopt);
         else
@@ -38,7 +38,7 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
     BoundLayer b{records, records.layer("{}", "<python>")};
     if (!fields.is_none())
         for (auto [name, value] : as_dict(fields)) {
-            const std::string n = name.cast<std::string>();
+            const std::string n = key_text(name, "a field's name");
             b.layer.set(n, to_field(value, n));
         }
     // The context's switches, where it states them, stand for the layer's
@@ -50,12 +50,12 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
     if (!context.is_none()) {
         py::dict ctx = ctx_dict;
         for (auto [key, value] : ctx) {
-            const std::string k = key.cast<std::string>();
+            const std::string k = key_text(key, "a context key");
             if (k == "micro_factor" || k == "dropless_tok_factor")
                 b.layer.set(k, to_field(value, k));
             else if (k == "node" || k == "current_node" || k == "recompute")
                 b.layer.set_recompute(parse_recompute(
-                    py::hasattr(value, "name") ? value.attr("name").cast<std::string>() : value.cast<std::string>()));
+                    key_text(py::hasattr(value, "name") ? value.attr("name") : value, "context." + k + " (none, selective or full)")));
             else if (k != "switches")
                 throw LayerError("context: unknown key `" + k +
                                  "` (micro_factor, dropless_tok_factor, node, switches)");

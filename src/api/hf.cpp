@@ -1,5 +1,7 @@
 // The Hugging Face front end through the API: a config and a strategy to a
 // bound Layer.
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "api/hf_strategy.h"
@@ -61,6 +63,11 @@ HfLayer hf_layer(const Records& records, const std::filesystem::path& config, co
                     hf::describe(model.resolved(s)),
                     std::nullopt};
         if (doc.context.node == NodeKind::FullRec) out.full_recompute_input = detail::to_number(model.full_recompute_input(doc));
+        // The layer prices its input when fully recomputed, from its fields
+        // as they are then (the model and its records kept alive with it).
+        detail::Access::state(out.layer).full_input = [model = std::make_shared<const hf::HfModel>(model), records = state](const LayerDoc& d) {
+            return model->full_recompute_input(d);
+        };
         return out;
     } catch (const hf::HfError& e) {
         throw LayerError(e.what());

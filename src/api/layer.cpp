@@ -117,6 +117,24 @@ void Layer::erase(std::string_view field) {
     rebind(s, field);
 }
 
+std::optional<std::string> Layer::unknown_field(std::string_view name) const {
+    const LayerState& s = *state_;
+    const Program& program = s.records->program;
+    if (is_context_field(name) || s.doc.fields.contains(name)) return std::nullopt;
+    std::vector<std::string> known;
+    for (const FieldInfo& f : program.fields)
+        if (!f.context) known.push_back(f.name);
+    for (const std::string& n : program.names)
+        if (n != "kv_shards" && n != "total") known.push_back(n);
+    if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
+    for (const auto& [n, v] : s.doc.fields.fields()) known.push_back(n);
+    known.emplace_back("micro_factor");
+    known.emplace_back("dropless_tok_factor");
+    if (name == "kv_shards") return std::string("`kv_shards` is computed, not stated");
+    const auto near = closest_name(name, known);
+    return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");
+}
+
 std::optional<Field> Layer::field(std::string_view name) const {
     const LayerState& s = *state_;
     if (is_context_field(name)) {
@@ -184,6 +202,7 @@ Named<Number> Layer::parts() const {
 
 Number Layer::total() const {
     LayerState& s = *state_;
+    if (s.full_input && s.doc.context.node == NodeKind::FullRec) return pricing(s, [&] { return to_number(s.full_input(s.doc)); });
     return pricing(s, [&] {
         price_parts(s);
         Value sum = Value::real(0.0);

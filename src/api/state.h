@@ -2,6 +2,7 @@
 // its evaluator, and a layer bound to it. Private to src/api.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct LayerState {
     // the layer was bound or changed type: the second one types the run.
     PartBytes scratch;
     int untyped_pricings = 0;
+    // A Hugging Face layer's input (hf_layer): what it keeps when fully
+    // recomputed, from its fields as they are now.
+    std::function<Value(const LayerDoc&)> full_input;
 
     LayerState(std::shared_ptr<const RecordsState> r, std::string name, LayerDoc d)
         : records(std::move(r)), source(std::move(name)), doc(std::move(d)), prepared(*records->evaluator, doc, nullptr, nullptr, /*typed=*/false) {}

@@ -6,6 +6,7 @@
 
 #include "diag/codes.h"
 #include "lint/lint.h"
+#include "lsp/budget.h"
 
 namespace oprec::lsp {
 
@@ -197,6 +198,13 @@ Analysis analyze(std::string text, std::string path, const LoadOptions& options)
         });
     } else if (a.load.sources.size() > 0)
         a.root = 0;
+    if (a.load.ok()) {
+        const PricingCost cost = pricing_cost(a.load.modules);
+        if (auto why = over_budget(cost)) {
+            a.diagnostics.push_back({Severity::Warning, kBudgetCode, cost.worst, *why, {}, std::nullopt});
+            a.unpriced = std::move(why);
+        }
+    }
     Collector collect(a.occurrences);
     for (const ast::Module& m : a.load.modules) {
         collect.module(m);

@@ -53,6 +53,10 @@ struct Analysis {
     bool parsed = false;         // the document parsed: its names are known
     std::vector<Occurrence> occurrences;  // every file's, in load order
     std::vector<Outline> outline;         // the root's
+    // Why the records are not priced live though they load (budget.h):
+    // their evaluation would take too long or nest too deep. A diagnostic
+    // (code L0001) says so too.
+    std::optional<std::string> unpriced;
 
     // The name under a 1-based line and code-point column of a file.
     std::optional<Occurrence> at(FileId file, std::uint32_t line, std::uint32_t col) const;
@@ -67,6 +71,9 @@ struct Analysis {
     // The file an import occurrence names, if it was found.
     std::optional<FileId> imported(const Occurrence& import) const;
 };
+
+// The code of the server's own diagnostic: records not priced live (budget.h).
+inline constexpr const char* kBudgetCode = "L0001";
 
 Analysis analyze(std::string text, std::string path, const LoadOptions& options);
 

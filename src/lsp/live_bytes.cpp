@@ -2,8 +2,15 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <regex>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -23,7 +30,7 @@ std::string elements_text(const Number& n) {
                                                                                       : fmt::format("{:.6g}", d);
 }
 
-LayerNumbers price(const Records& records, const Layer& layer, const std::string& path) {
+LayerNumbers price(const Records& records, const Layer& layer, const std::string& path, const std::function<void()>& poll) {
     LayerNumbers out;
     out.layer = path;
     try {
@@ -40,6 +47,7 @@ LayerNumbers price(const Records& records, const Layer& layer, const std::string
     } catch (const PricingError&) {
     }
     for (std::size_t i = 0; i < records.slots().size(); ++i) {
+        poll();
         SlotNumbers s;
         s.name = records.slots()[i];
         s.held = i < all.size() ? all[i].held : true;
@@ -131,8 +139,39 @@ std::optional<std::string> layer_directive(const Text& text) {
     return std::nullopt;
 }
 
+std::string read_layer_file(const std::string& path) {
+    // Opened without blocking (a FIFO's open waits for a writer), then
+    // asked what it is: the answer is about the file opened, not a name
+    // that may have changed since.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) throw std::runtime_error("cannot read `" + path + "`: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st{};
+    if (::fstat(fd, &st) != 0) throw std::runtime_error("cannot read `" + path + "`: " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw std::runtime_error("`" + path + "` is a directory, not a layer document");
+    if (!S_ISREG(st.st_mode))
+        throw std::runtime_error("`" + path + "` is not a regular file (a FIFO, socket or device): the server reads only files");
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxLayerBytes)
+        throw std::runtime_error(fmt::format("`{}` is larger than {} MiB: not a layer document", path, kMaxLayerBytes >> 20));
+    std::string text;
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw std::runtime_error("cannot read `" + path + "`: " + std::strerror(errno));
+        if (n == 0) break;
+        text.append(buffer, static_cast<std::size_t>(n));
+        if (text.size() > kMaxLayerBytes)  // it grew while read
+            throw std::runtime_error(fmt::format("`{}` is larger than {} MiB: not a layer document", path, kMaxLayerBytes >> 20));
+    }
+    return text;
+}
+
 void LiveBytes::update(const Analysis& a, const Text& text, const std::optional<std::string>& setting,
-                       const std::string& root_dir, const RecordsOptions& options) {
+                       const std::string& root_dir, const RecordsOptions& options, const std::function<void()>& poll) {
     std::string layer_path;
     if (const auto d = layer_directive(text)) {
         layer_path = (fs::path(a.path).parent_path() / *d).lexically_normal().string();
@@ -152,10 +191,17 @@ void LiveBytes::update(const Analysis& a, const Text& text, const std::optional<
             }
         return;
     }
+    if (a.unpriced) {
+        why_not_ = *a.unpriced;
+        return;
+    }
     try {
+        const std::string document = read_layer_file(layer_path);
+        poll();
         const Records records = Records::from_text(text.str(), a.path, options);
-        const Layer layer = records.layer_file(layer_path);
-        last_good_ = price(records, layer, layer_path);
+        poll();
+        const Layer layer = records.layer(document, layer_path);
+        last_good_ = price(records, layer, layer_path, poll);
         why_not_.clear();
     } catch (const std::exception& e) {
         // A layer that cannot be read, records the API refuses: keep the

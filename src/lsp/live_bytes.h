@@ -4,6 +4,7 @@
 // change that does not keeps the last good numbers and says why.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,12 @@ namespace oprec::lsp {
 
 // `# rec: layer PATH` in the text, PATH as written.
 std::optional<std::string> layer_directive(const Text& text);
+
+// A layer document's text, read without blocking: a FIFO, a device, a
+// directory or a file over kMaxLayerBytes is refused (std::runtime_error
+// saying which), never opened for a read that could wait forever.
+inline constexpr std::size_t kMaxLayerBytes = std::size_t{16} << 20;
+std::string read_layer_file(const std::string& path);
 
 struct SlotNumbers {
     std::string name;
@@ -38,8 +45,10 @@ struct LayerNumbers {
 class LiveBytes {
 public:
     // `setting`: the client's oprec.layer (absolute, or relative to `root_dir`).
+    // `poll` is called between the pricing's steps, and may throw to stop it
+    // (Server::poll); the last numbers are then kept.
     void update(const Analysis& a, const Text& text, const std::optional<std::string>& setting,
-                const std::string& root_dir, const RecordsOptions& options);
+                const std::string& root_dir, const RecordsOptions& options, const std::function<void()>& poll = [] {});
     json inlay_hints(const Analysis& a, const Text& text, const Range& range) const;
     json code_lenses() const;
     const std::optional<LayerNumbers>& numbers() const { return last_good_; }
