@@ -81,6 +81,14 @@ def main_cpp(bench_json, *oprec_bench_json, python_json=None):
     rows = []
     target = make_target(rows)
 
+    # The whole rank (bench_fit.cpp): one fit through the API, and the
+    # DeepSeek-V3 sweep over every strategy on 2,048 GPUs, end to end.
+    for pp in (1, 16):
+        fit = ns(f"BM_Fit_Api/{pp}")
+        target(f"deepseek-v3 pp={pp}: one fit through the API", fit / 1e3 if fit else None, 20, " us")
+    sweep = ns("BM_Fit_SweepDeepSeek_Process/iterations:3/manual_time")
+    target("deepseek-v3: sweep --budget over 8,960 strategies on 2,048 GPUs", sweep / 1e9 if sweep else None, 2, " s")
+
     for layer, label in ((0, "llama2-7b"), (1, "deepseek-v3-moe")):
         records = ns(f"BM_Layer_Records/{layer}/0")
         native = ns(f"BM_Layer_Native/{layer}/0")
