@@ -20,7 +20,7 @@ namespace {
 // Imports nest at most this deep (the file named first is depth 1): loading
 // recurses once per level, and a chain of ten thousand files must not
 // exhaust the stack (docs/limits.md).
-constexpr int kMaxImportDepth = 64;
+constexpr int kMaxImportDepth = 1024;
 
 // `regular_only`: an import must be a regular file (`import "/dev/zero"` or a
 // FIFO would never end); the file named on the command line may be a pipe.
