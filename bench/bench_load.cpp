@@ -4,12 +4,19 @@
 // in, else loaded and checked.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <ctime>
+#include <functional>
 #include <regex>
 #include <sstream>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "bench_support.h"
 #include "check/loader.h"
+#include "syntax/parse.h"
 #if __has_include("lint/lint.h")
 #include "lint/lint.h"
 #define OPREC_BENCH_LINT 1
@@ -105,6 +112,51 @@ void BM_Load_10000Slots(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Load_10000Slots)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The peak resident memory, in KiB, of a child process running `work`.
+long child_max_rss_kib(const std::function<void()>& work) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        work();
+        _exit(0);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    return usage.ru_maxrss;
+}
+
+// The parser's peak memory per byte of input, measured as a forked child's
+// peak resident memory parsing the text, less a child's that does not:
+// for the 10,000-slot records file (arg 0) and a 10 MB expression on one
+// line (arg 1, refused past kMaxDeclarationTokens: docs/limits.md).
+void BM_Parse_HeapPerInputByte(benchmark::State& state) {
+    std::string text;
+    if (state.range(0) == 0) {
+        text = many_slots(10000);
+    } else {
+        text = "default x = 1";
+        while (text.size() < 10'000'000) text += "+1";
+        text += "\n";
+    }
+    double per_byte = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        const long base = child_max_rss_kib([&] { benchmark::DoNotOptimize(text.data()); });
+        const long parsed = child_max_rss_kib([&] {
+            SourceMap sources;
+            std::vector<Diagnostic> diags;
+            const ast::Module m = parse_module(sources, sources.add("big.rec", text), diags);
+            benchmark::DoNotOptimize(m);
+        });
+        if (base < 0 || parsed < 0) return state.SkipWithError("the child process failed");
+        per_byte = double(std::max(0L, parsed - base)) * 1024.0 / double(text.size());
+        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    state.counters["heap_bytes_per_input_byte"] = benchmark::Counter(per_byte);
+    state.counters["input_MB"] = benchmark::Counter(double(text.size()) / 1e6);
+}
+BENCHMARK(BM_Parse_HeapPerInputByte)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace oprec::bench

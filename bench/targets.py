@@ -131,6 +131,11 @@ def main_cpp(bench_json, *oprec_bench_json, python_json=None):
     # The linter's target: "well under a second".
     lint = ns("BM_Lint_10000Slots/iterations:3/manual_time")
     target("lint of a 10,000-slot records file", lint / 1e6 if lint else None, 1000, " ms")
+    for arg, what in ((0, "a 10,000-slot records file"), (1, "a 10 MB expression on one line (refused)")):
+        b = runs.get(f"BM_Parse_HeapPerInputByte/{arg}/iterations:1/manual_time")
+        if b and not b.get("error_occurred") and "heap_bytes_per_input_byte" in b:  # docs/limits.md
+            rows.append((f"parser's peak memory per input byte: {what}",
+                         f"{b['heap_bytes_per_input_byte']:.1f} bytes", "", ""))
     load = ns("BM_Load_10000Slots/iterations:3/manual_time")
     if load is not None:
         rows.append(("load and check of a 10,000-slot records file", f"{load / 1e6:.0f} ms", "", ""))

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "diag/read_file.h"
 #include "api/state.h"
 #include "check/loader.h"
 #include "convert/convert.h"
@@ -152,11 +153,10 @@ Layer Records::layer(std::string_view json_text, std::string_view source_name) c
 }
 
 Layer Records::layer_file(const fs::path& path) const {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw LayerError("cannot read `" + path.string() + "`");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return layer(text.str(), path.string());
+    std::string why;
+    std::optional<std::string> text = read_file_capped(path, kMaxDocumentBytes, why);
+    if (!text) throw LayerError("cannot read `" + path.string() + "`: " + why);
+    return layer(*text, path.string());
 }
 
 }  // namespace oprec

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -52,6 +54,8 @@ private:
     void vocabulary(const std::vector<ast::Module>& modules);
     void records(const std::vector<ast::Module>& modules);
     void fns(const std::vector<ast::Module>& modules, Compiler& compiler);
+    void bound_fns(const std::vector<const ast::FnDecl*>& decls,
+                   const std::unordered_map<std::string_view, std::size_t>& index, const std::vector<std::size_t>& order);
     void defaults(const std::vector<ast::Module>& modules, Compiler& compiler);
     void slots(const std::vector<ast::Module>& modules, Compiler& compiler);
     void terms(const std::vector<ast::Module>& modules, Compiler& compiler);
@@ -173,6 +177,54 @@ void Checker::records(const std::vector<ast::Module>& modules) {
         }
 }
 
+// What one call of a fn costs, the fns it calls counted as inlined: the
+// evaluator walks that deep and does that much, so a chain of fns cannot
+// overflow its stack nor a fn calling another twice, sixty times over, run
+// for ever (docs/limits.md).
+void Checker::bound_fns(const std::vector<const ast::FnDecl*>& decls,
+                        const std::unordered_map<std::string_view, std::size_t>& index,
+                        const std::vector<std::size_t>& order) {
+    struct Cost {
+        std::uint64_t depth = 0, size = 0;
+    };
+    std::vector<Cost> cost(decls.size());
+    std::vector<bool> refused(decls.size(), false);  // it or a fn it calls: reported once, at the first
+    bool calls_refused = false;
+    // The parser bounds a body's own depth (kMaxTreeDepth): recursion here is safe.
+    auto measure = [&](auto&& self, const ast::Expr& e) -> Cost {
+        Cost c{0, 1};
+        for (const ast::Expr& k : e.kids) {
+            const Cost kid = self(self, k);
+            c.depth = std::max(c.depth, kid.depth);
+            c.size = std::min(c.size + kid.size, kMaxFnWork + 1);
+        }
+        if (e.kind == ast::ExprKind::Call)
+            if (auto it = index.find(e.name); it != index.end()) {
+                calls_refused = calls_refused || refused[it->second];
+                c.depth = std::max(c.depth, cost[it->second].depth);
+                c.size = std::min(c.size + cost[it->second].size, kMaxFnWork + 1);
+            }
+        ++c.depth;
+        return c;
+    };
+    for (std::size_t i : order) {
+        calls_refused = false;
+        cost[i] = measure(measure, decls[i]->body);
+        refused[i] = calls_refused || cost[i].depth > kMaxFnDepth || cost[i].size > kMaxFnWork;
+        if (calls_refused) continue;
+        if (cost[i].depth > kMaxFnDepth) {
+            error(decls[i]->name.span, code::kBadFn,
+                  fmt::format("fn `{}` nests {} levels deep with the fns it calls: at most {}", decls[i]->name.text,
+                              cost[i].depth, kMaxFnDepth));
+        } else if (cost[i].size > kMaxFnWork) {
+            error(decls[i]->name.span, code::kBadFn,
+                  fmt::format("fn `{}` evaluates more than {} operations per call, counting those of the fns "
+                              "it calls at each call",
+                              decls[i]->name.text, kMaxFnWork));
+        }
+    }
+}
+
 void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
     std::map<std::string, Span> seen;
     std::vector<const ast::FnDecl*> decls;
@@ -191,6 +243,8 @@ void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
         p_.code.fns.push_back({fn->name.text, static_cast<std::uint32_t>(fn->params.size()), 0});
     }
     // No recursion: a fn may call only fns that do not reach it again.
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < decls.size(); ++i) index.emplace(decls[i]->name.text, i);
     std::vector<std::vector<std::size_t>> calls(decls.size());
     std::vector<std::vector<Span>> call_spans(decls.size());
     for (std::size_t i = 0; i < decls.size(); ++i) {
@@ -199,21 +253,32 @@ void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
             const ast::Expr* e = stack.back();
             stack.pop_back();
             if (e->kind == ast::ExprKind::Call)
-                for (std::size_t j = 0; j < decls.size(); ++j)
-                    if (decls[j]->name.text == e->name) {
-                        calls[i].push_back(j);
-                        call_spans[i].push_back(e->span);
-                    }
+                if (auto it = index.find(e->name); it != index.end()) {
+                    calls[i].push_back(it->second);
+                    call_spans[i].push_back(e->span);
+                }
             for (const ast::Expr& k : e->kids) stack.push_back(&k);
         }
     }
+    // Depth first without recursion (a chain of fns may be as long as the
+    // file); `order` lists each fn after every fn it calls.
     std::vector<int> state(decls.size(), 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::size_t> order;
     std::set<std::size_t> reported;
-    auto visit = [&](auto&& self, std::size_t i, std::vector<std::size_t>& path) -> void {
-        state[i] = 1;
-        path.push_back(i);
-        for (std::size_t k = 0; k < calls[i].size(); ++k) {
-            std::size_t j = calls[i][k];
+    for (std::size_t root = 0; root < decls.size(); ++root) {
+        if (state[root] != 0) continue;
+        std::vector<std::pair<std::size_t, std::size_t>> path{{root, 0}};  // a fn, its next call
+        state[root] = 1;
+        while (!path.empty()) {
+            const auto [i, k] = path.back();
+            if (k == calls[i].size()) {
+                state[i] = 2;
+                order.push_back(i);
+                path.pop_back();
+                continue;
+            }
+            ++path.back().second;
+            const std::size_t j = calls[i][k];
             if (state[j] == 1 && !reported.count(j)) {
                 reported.insert(j);
                 Diagnostic& d = error(decls[j]->name.span, code::kRecursiveFn,
@@ -221,17 +286,12 @@ void Checker::fns(const std::vector<ast::Module>& modules, Compiler& compiler) {
                                                   i == j ? "" : " through other fns"));
                 d.notes.push_back({call_spans[i][k], "the call that closes the cycle"});
             } else if (state[j] == 0) {
-                self(self, j, path);
+                state[j] = 1;
+                path.push_back({j, 0});
             }
         }
-        path.pop_back();
-        state[i] = 2;
-    };
-    for (std::size_t i = 0; i < decls.size(); ++i)
-        if (state[i] == 0) {
-            std::vector<std::size_t> path;
-            visit(visit, i, path);
-        }
+    }
+    if (reported.empty()) bound_fns(decls, index, order);
     for (std::size_t i = 0; i < decls.size(); ++i) {
         std::vector<std::string> params;
         for (const ast::Ident& p : decls[i]->params) params.push_back(p.text);

@@ -1,12 +1,12 @@
 #include "check/loader.h"
 
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "check/checker.h"
 #include "diag/codes.h"
+#include "diag/read_file.h"
 #include "syntax/parse.h"
 #include "yaml/records_yaml.h"
 
@@ -17,47 +17,16 @@ namespace fs = std::filesystem;
 namespace {
 
 
-// A file larger than this is refused unread: records are small.
-constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+// Imports nest at most this deep (the file named first is depth 1): loading
+// recurses once per level, and a chain of ten thousand files must not
+// exhaust the stack (docs/limits.md).
+constexpr int kMaxImportDepth = 1024;
 
 // `regular_only`: an import must be a regular file (`import "/dev/zero"` or a
 // FIFO would never end); the file named on the command line may be a pipe.
-// Either way no more than the limit is read.
+// Either way no more than the limit is read (records are small).
 std::optional<std::string> read_file(const fs::path& path, std::string& why, bool regular_only) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        why = "it is a directory";
-        return std::nullopt;
-    }
-    if (regular_only && !fs::is_regular_file(path, ec)) {
-        why = "it is not a regular file";
-        return std::nullopt;
-    }
-    const std::string too_large = fmt::format("it is larger than {} MiB", kMaxFileBytes >> 20);
-    auto size = fs::file_size(path, ec);
-    if (!ec && size > kMaxFileBytes) {
-        why = too_large;
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        why = "it cannot be opened";
-        return std::nullopt;
-    }
-    std::string text;
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        text.append(buffer, static_cast<std::size_t>(in.gcount()));
-        if (text.size() > kMaxFileBytes) {  // a device or pipe whose size said nothing
-            why = too_large;
-            return std::nullopt;
-        }
-    }
-    if (in.bad()) {
-        why = "reading it failed";
-        return std::nullopt;
-    }
-    return text;
+    return read_file_capped(path, kMaxRecordsBytes, why, regular_only);
 }
 
 class Loader {
@@ -109,8 +78,16 @@ public:
                                             fmt::format("cannot read `{}`: {}", candidate.string(), why), {}, {}});
                 return;
             }
+            if (depth_ >= kMaxImportDepth) {
+                out_.diagnostics.push_back({Severity::Error, code::kNestedTooDeep, imp.span,
+                                            fmt::format("imports nested deeper than {} files: `{}` is not loaded",
+                                                        kMaxImportDepth, imp.path), {}, {}});
+                return;
+            }
             out_.imports[info].to = static_cast<FileId>(out_.sources.size());  // the id load() gives it
+            ++depth_;
             load(candidate, std::move(*text), imp.span);
+            --depth_;
             return;
         }
         out_.imports.push_back({from_id, imp.span, std::nullopt, false});
@@ -151,6 +128,7 @@ private:
     std::map<std::string, Entry> index_;
     std::map<std::string, const std::string*> unsaved_;  // by canonical path, into options_
     std::vector<std::optional<Span>> import_site_;
+    int depth_ = 1;  // of the file being loaded
 };
 
 void finish(LoadResult& result, Loader& loader) {

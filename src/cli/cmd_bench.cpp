@@ -14,8 +14,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "diag/read_file.h"
 #include "check/loader.h"
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
@@ -72,16 +74,10 @@ std::string row(const std::string& what, const Measured& m) {
 }
 
 std::string read_layer_text(const std::string& path) {
-    if (path == "-") {
-        std::ostringstream in;
-        in << std::cin.rdbuf();
-        return std::move(in).str();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(fmt::format("cannot read `{}`", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return std::move(text).str();
+    std::string why;
+    std::optional<std::string> text = read_text(path, why, kMaxDocumentBytes);
+    if (!text) throw std::runtime_error(fmt::format("cannot read `{}`: {}", path, why));
+    return std::move(*text);
 }
 
 int run(const BenchArgs& args) {

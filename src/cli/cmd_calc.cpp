@@ -1,5 +1,7 @@
 // oprec calc: evaluate one expression of the records' language, or a stream
 // of them as JSON lines.
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -9,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
+#include "diag/read_file.h"
 #include "diag/diagnostic.h"
 #include "eval/code_dump.h"
 #include "eval/expression.h"
@@ -104,16 +108,43 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
     }
 }
 
+// One result per input line, each answered as it arrives, in constant
+// memory; a blank or oversized line gets an error result, and every error
+// result names its line.
 int run_jsonl() {
     bool failed = false;
+    bool write_failed = false;
+    LineReader lines(STDIN_FILENO, kMaxDocumentBytes, [&] { write_failed = write_failed || std::fflush(stdout) != 0; });
     std::string line;
     std::size_t number = 0;
-    while (std::getline(std::cin, line)) {
+    for (;;) {
+        const LineReader::Got got = lines.next(line);
+        if (got == LineReader::Got::End) break;
+        if (got == LineReader::Got::Error) {
+            std::cerr << "oprec calc: cannot read standard input: " << std::strerror(lines.error()) << '\n';
+            return kCannotRun;
+        }
         ++number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        std::cout << json_text(calc_line(line, number, failed)) << '\n';
+        ordered_json result;
+        if (got == LineReader::Got::TooLong) {
+            failed = true;
+            result = error_line("invalid-input", fmt::format("line {}: longer than {} MiB", number, kMaxDocumentBytes >> 20));
+        } else if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            failed = true;
+            result = error_line("invalid-input", fmt::format("line {}: a blank line: each line is one JSON object", number));
+        } else {
+            result = calc_line(line, number, failed);
+        }
+        for (const char* key : {"error", "refused"})
+            if (result.contains(key)) result[key]["line"] = number;
+        std::string out = json_text(result);
+        out += '\n';
+        write_failed = write_failed || std::fwrite(out.data(), 1, out.size(), stdout) != out.size();
     }
-    std::cout.flush();
+    if (std::fflush(stdout) != 0 || write_failed || std::ferror(stdout)) {
+        std::cerr << "oprec calc: cannot write the results: " << std::strerror(errno) << '\n';
+        return kCannotRun;
+    }
     return failed ? kProblems : kOk;
 }
 

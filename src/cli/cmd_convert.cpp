@@ -1,6 +1,7 @@
 // oprec import FILE.yaml: the reference's YAML records as .rec, laid out by
 // fmt. oprec export FILE.rec: .rec records as YAML the reference's loader
 // takes. Each writes to standard output, or atomically to -o FILE.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -39,7 +40,7 @@ int emit(const std::string& command, const std::string& text, const std::string&
         return kOk;
     }
     std::string why;
-    if (write_atomically(output, text, why)) return kOk;
+    if (write_file(output, text, why)) return kOk;
     std::cerr << fmt::format("oprec {}: cannot write `{}`: {}\n", command, output, why);
     return kCannotRun;
 }
@@ -64,7 +65,18 @@ int run_import(const ConvertArgs& args) {
 int run_export(const ConvertArgs& args) {
     auto r = loaded("export", args.file);
     if (!r) return kProblems;
-    return emit("export", yaml::yaml_from_rec(r->modules, *r->program, args.file), args.output);
+    const std::string yaml = yaml::yaml_from_rec(r->modules, *r->program, args.file);
+    // What import would refuse is not written: the YAML is loaded back first,
+    // beside the records (their own vocabulary, if any, found the same way).
+    const std::string back_name = (std::filesystem::path(args.file).parent_path() / "exported.yaml").string();
+    const LoadResult back = load_text(yaml, back_name, load_options());
+    if (!back.ok()) {
+        std::cerr << render_all(back.diagnostics, back.sources, false);
+        std::cerr << fmt::format("oprec export: `{}` has no YAML the reference's loader (and `oprec import`) "
+                                 "would accept: nothing written\n", args.file);
+        return kProblems;
+    }
+    return emit("export", yaml, args.output);
 }
 
 void add(CLI::App& app, int& exit_code, const char* name, const char* what, const char* file_help,

@@ -1,5 +1,6 @@
 // oprec eval: price one layer (or a stream of them) through the public API:
 // the records loaded once, each layer bound once and priced from there.
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -8,12 +9,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "diag/read_file.h"
 #include "cli/commands.h"
 #include "cli/eval_hf.h"
 #include "cli/file_io.h"
 #include "cli/layer_options.h"
 #include "cli/layer_table.h"
 #include "cli/paths.h"
+#include "diag/suggest.h"
 #include "model/report.h"  // has_error, for one slot's document
 #include "oprec/oprec.h"
 #include "value/json_writer.h"
@@ -44,9 +47,21 @@ std::pair<std::string, std::string> split_edit(const std::string& edit, const ch
 }
 
 // --set and --switch, in that order, each naming itself in an error.
-void apply(Layer& layer, const LayerEdits& edits) {
+// A name --set may state: one the formulas read, or one the layer states
+// (as the REPL's `set`); anything else would be accepted and change nothing.
+void check_settable(const Layer& layer, const Records& records, const std::string& edit, const std::string& name) {
+    std::vector<std::string> known = records.names();
+    for (const auto& [n, v] : layer.fields()) known.push_back(n);
+    if (std::find(known.begin(), known.end(), name) != known.end()) return;
+    std::string msg = fmt::format("--set {}: no field `{}` in the layer or the records", edit, name);
+    if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
+    throw LayerError(msg);
+}
+
+void apply(Layer& layer, const Records& records, const LayerEdits& edits) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split_edit(edit, "--set");
+        check_settable(layer, records, edit, name);
         Field value;
         try {
             value = parse_field(text);
@@ -91,48 +106,59 @@ Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
 }
 
 
+// One result per input line, each answered as it arrives (its answer
+// leaves before the next line is waited for), in constant memory. A blank,
+// oversized or bad line gets an error result naming its line.
 int run_jsonl(const Records& records, const EvalArgs& args) {
     bool failed = false;
-    // All of standard input at once: a line at a time costs more than
-    // pricing the layer on it.
-    std::string why;
-    const std::optional<std::string> all = read_text("-", why);
-    if (!all) {
-        std::cerr << "oprec eval: cannot read standard input: " << why << '\n';
-        return kCannotRun;
-    }
-    const std::string& input = *all;
+    bool write_failed = false;
+    LineReader lines(STDIN_FILENO, kMaxDocumentBytes, [&] { write_failed = write_failed || std::fflush(stdout) != 0; });
+    std::string line;
     std::size_t number = 0;
     std::string out;
-    for (std::size_t at = 0; at < input.size();) {
-        const std::size_t end = std::min(input.find('\n', at), input.size());
-        const std::string_view line(input.data() + at, end - at);
-        at = end + 1;
+    const auto invalid = [&](const std::string& message) {
+        failed = true;
+        return json_text(ordered_json{{"error", {{"kind", "invalid-input"}, {"message", message}, {"line", number}}}});
+    };
+    for (;;) {
+        const LineReader::Got got = lines.next(line);
+        if (got == LineReader::Got::End) break;
+        if (got == LineReader::Got::Error) {
+            std::cerr << "oprec eval: cannot read standard input: " << std::strerror(lines.error()) << '\n';
+            return kCannotRun;
+        }
         ++number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        try {
-            Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
-            apply(layer, args.edits);
-            if (args.slot.empty()) {
-                Report report = report_of(layer, args);
-                failed = failed || !report.complete;
-                out = std::move(report.json);
-            } else {
-                const ordered_json doc = slot_only(records, ordered_json::parse(report_of(layer, args).json), args.slot);
-                failed = failed || has_error(doc);
-                out = json_text(doc);
+        if (got == LineReader::Got::TooLong) {
+            out = invalid(fmt::format("<stdin>:{}: a line longer than {} MiB", number, kMaxDocumentBytes >> 20));
+        } else if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            out = invalid(fmt::format("<stdin>:{}: a blank line: each line is one layer document", number));
+        } else {
+            try {
+                Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
+                apply(layer, records, args.edits);
+                if (args.slot.empty()) {
+                    Report report = report_of(layer, args);
+                    failed = failed || !report.complete;
+                    out = std::move(report.json);
+                } else {
+                    const ordered_json doc =
+                        slot_only(records, ordered_json::parse(report_of(layer, args).json), args.slot);
+                    failed = failed || has_error(doc);
+                    out = json_text(doc);
+                }
+            } catch (const LayerError& e) {  // a bad document or edit: this line only
+                out = invalid(e.what());
             }
-        } catch (const LayerError& e) {  // a bad document or edit: this line only
-            out = json_text(ordered_json{{"error", {{"kind", "invalid-input"}, {"message", e.what()}}}});
-            failed = true;
         }
         out += '\n';
-        std::fwrite(out.data(), 1, out.size(), stdout);
+        write_failed = write_failed || std::fwrite(out.data(), 1, out.size(), stdout) != out.size();
     }
-    std::fflush(stdout);
+    if (std::fflush(stdout) != 0 || write_failed || std::ferror(stdout)) {
+        std::cerr << "oprec eval: cannot write the results: " << std::strerror(errno) << '\n';
+        return kCannotRun;
+    }
     return failed ? kProblems : kOk;
 }
-
 
 int run(const EvalArgs& args) {
     if (!args.hf.config.empty()) {
@@ -159,7 +185,7 @@ int run(const EvalArgs& args) {
 
     const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;
     std::string why;
-    const std::optional<std::string> text = read_text(args.layer_path, why);
+    const std::optional<std::string> text = read_text(args.layer_path, why, kMaxDocumentBytes);
     if (!text) {
         std::cerr << fmt::format("oprec eval: cannot read `{}`: {}\n", args.layer_path, why);
         return kCannotRun;
@@ -167,7 +193,7 @@ int run(const EvalArgs& args) {
     std::optional<Layer> layer;
     try {
         layer = records->layer(*text, name);
-        apply(*layer, args.edits);
+        apply(*layer, *records, args.edits);
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;

@@ -49,7 +49,7 @@ int format_one(const std::string& file, const FmtArgs& args) {
         std::cout << *out.text;
         return kOk;
     }
-    if (changes && !write_atomically(file, *out.text, why)) {
+    if (changes && !write_file(file, *out.text, why, &*text)) {
         std::cerr << fmt::format("oprec fmt: cannot write `{}`: {}\n", file, why);
         return kCannotRun;
     }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/read_file.h"
 #include "cli/commands.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
@@ -98,14 +99,13 @@ int run(const ReplArgs& args) {
     LayerDoc layer;
     try {
         if (!args.layer.empty()) {
-            std::ifstream in(args.layer, std::ios::binary);
-            if (!in) {
-                std::cerr << fmt::format("oprec repl: cannot read `{}`\n", args.layer);
+            std::string why;
+            const std::optional<std::string> text = read_file_capped(args.layer, kMaxDocumentBytes, why);
+            if (!text) {
+                std::cerr << fmt::format("oprec repl: cannot read `{}`: {}\n", args.layer, why);
                 return kCannotRun;
             }
-            std::ostringstream text;
-            text << in.rdbuf();
-            layer = parse_layer_doc_text(text.str(), args.layer);
+            layer = parse_layer_doc_text(*text, args.layer);
         }
         apply_edits(layer, args.edits, session->program());
     } catch (const std::exception& e) {

@@ -26,9 +26,27 @@ std::pair<std::string, std::string> split(const std::string& edit, const char* o
 }
 }  // namespace
 
+// The names --set may state: the schema's fields, every name the formulas
+// read, and the layer's own fields (as the REPL's `set`). Anything else would
+// be accepted and change nothing.
+std::vector<std::string> settable(const LayerDoc& layer, const Program& program) {
+    std::vector<std::string> names;
+    for (const FieldInfo& f : program.fields) names.push_back(f.name);
+    names.insert(names.end(), program.names.begin(), program.names.end());
+    for (const auto& [n, v] : layer.fields.fields()) names.push_back(n);
+    return names;
+}
+
 void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split(edit, "--set");
+        if (const std::vector<std::string> known = settable(layer, program);
+            std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string msg = fmt::format("--set {}: no field `{}`", edit, name);
+            if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
+            else msg += " (a new field is declared in the records' schema, stdlib/fields.rec)";
+            throw std::invalid_argument(msg);
+        }
         try {
             layer.fields.set(name, field_from_text(text));
         } catch (const EvalError& e) {

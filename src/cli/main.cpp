@@ -1,4 +1,7 @@
 // oprec: the op records of an LLM training memory estimator, as a language.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -24,6 +27,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : oprec::cli::kCannotRun;
+    }
+    // Every command's output, checked once here: a write that failed (a full
+    // disk, `> /dev/full`) must not end in success with the output lost.
+    // (A command that already said it could not write, --jsonl's, is not told twice.)
+    std::cout.flush();
+    if ((!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) && exit_code != oprec::cli::kCannotRun) {
+        std::cerr << "oprec: cannot write the output: " << std::strerror(errno != 0 ? errno : EIO) << '\n';
+        return oprec::cli::kCannotRun;
     }
     return exit_code;
 }

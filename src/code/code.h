@@ -214,6 +214,12 @@ struct Code {
 // The most parameters a fn may take: a call's arguments live in a fixed
 // array on the C++ stack.
 inline constexpr std::uint32_t kMaxFnParams = 16;
+// A fn with the fns it calls counted as inlined (check/checker.cpp) nests at
+// most this deep, so evaluating it cannot exhaust the stack, and does at most
+// this many operations per call, so evaluation stays linear in the records'
+// size however often a fn calls another (docs/limits.md).
+inline constexpr std::uint64_t kMaxFnDepth = 1000;
+inline constexpr std::uint64_t kMaxFnWork = std::uint64_t{1} << 20;
 // The most values straight-line code may push; deeper expressions walk the tree.
 inline constexpr std::uint32_t kMaxLinearDepth = 128;
 

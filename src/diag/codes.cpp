@@ -9,7 +9,7 @@ const std::vector<CodeInfo>& all_codes() {
         // ---- the front end: src/syntax
         {"E0001", Severity::Error, "syntax-error", "the text is not a declaration or expression of the language"},
         {"E0002", Severity::Error, "invalid-utf8", "the file is not valid UTF-8 text"},
-        {"E0003", Severity::Error, "nested-too-deep", "brackets or an expression nested deeper than the front end allows"},
+        {"E0003", Severity::Error, "nested-too-deep", "brackets, an expression or imports nested deeper than the front end allows"},
         {"E0004", Severity::Error, "fmt-would-change-meaning", "oprec fmt refused a layout that would not parse to the same module (a formatter bug)"},
         // ---- the checks: src/check and src/code/compile.cpp
         {"E0101", Severity::Error, "duplicate-declaration", "a name, clause or vocabulary declared twice"},
@@ -28,7 +28,7 @@ const std::vector<CodeInfo>& all_codes() {
         {"E0114", Severity::Error, "recursive-fn", "a fn that calls itself, directly or through others"},
         {"E0115", Severity::Error, "default-not-constant", "a default that is not a constant number"},
         {"E0116", Severity::Error, "slot-without-formula", "a slot with no `bytes = ...` formula"},
-        {"E0117", Severity::Error, "bad-fn", "a fn named like a built-in, or with too many parameters"},
+        {"E0117", Severity::Error, "bad-fn", "a fn named like a built-in, with too many parameters, or too costly to call"},
         {"E0118", Severity::Error, "unknown-field-type", "a field schema type other than int, float, bool or str"},
         {"E0120", Severity::Error, "import-missing", "an import of a file found nowhere on the search path"},
         {"E0121", Severity::Error, "import-cycle", "a file that imports itself through its imports"},

@@ -37,13 +37,14 @@ std::vector<Logical> logical_lines(const std::vector<Tok>& tokens) {
     Logical cur;
     int depth = 0;
     int newlines = 0;  // since the last logical line ended
+    const Tok* last = nullptr;  // cur's last code token: kept, not searched for (a million newlines in brackets)
     auto end = [&] {
         if (!cur.items.empty()) lines.push_back(std::move(cur));
         cur = {};
+        last = nullptr;
     };
     for (const Tok& t : tokens) {
         if (t.kind == TokKind::Newline) {
-            const Tok* last = last_code(cur.items);
             if (depth > 0 || (last != nullptr && last->text == ",")) {
                 cur.items.push_back(t);
             } else if (!cur.items.empty()) {
@@ -58,6 +59,7 @@ std::vector<Logical> logical_lines(const std::vector<Tok>& tokens) {
         if (t.kind == TokKind::Code && t.text == "}" && depth == 0) end();
         cur.items.push_back(t);
         if (t.kind != TokKind::Code) continue;
+        last = &t;
         if (is_open(t.text)) ++depth;
         if (is_close(t.text)) depth = std::max(depth - 1, 0);
         if (t.text == "{" && depth == 0) {

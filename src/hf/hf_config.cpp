@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "diag/read_file.h"
+
 namespace oprec::hf {
 
 using nlohmann::json;
@@ -75,11 +77,10 @@ HfConfig HfConfig::parse(std::string_view text, std::string source_name) {
 }
 
 HfConfig HfConfig::read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw HfError(fmt::format("{}: cannot be read", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(std::move(text).str(), path);
+    std::string why;
+    std::optional<std::string> text = read_file_capped(path, kMaxDocumentBytes, why);
+    if (!text) throw HfError(fmt::format("{}: cannot be read: {}", path, why));
+    return parse(std::move(*text), path);
 }
 
 std::optional<HfConfig::Found> HfConfig::find(std::string_view canonical) const {

@@ -117,7 +117,11 @@ HfModel::HfModel(const Program& program, HfConfig config, const std::optional<st
 void HfModel::check_model() const {
     const std::int64_t h = config_.required("hidden_size");
     const std::int64_t a = config_.required("num_attention_heads");
-    config_.required("num_hidden_layers");
+    // The stack holds a name per layer: a count no model has would only
+    // exhaust memory (docs/limits.md).
+    if (const std::int64_t layers = config_.required("num_hidden_layers"); layers > kMaxLayers)
+        config_.fail("num_hidden_layers", fmt::format("is {}: more than {} layers, more than any model has", layers,
+                                                      kMaxLayers));
     if (!config_.has("head_dim") && h % a != 0)
         config_.fail("num_attention_heads",
                      fmt::format("({}) does not divide `{}` ({}), and no `head_dim` states the head width", a,
@@ -135,6 +139,12 @@ void HfModel::check_model() const {
     for (const char* key : {"num_experts", "num_experts_per_tok", "num_shared_experts", "first_k_dense_replace",
                             "mtp_depth", "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "vocab_size"})
         config_.count(key);
+    const std::optional<std::int64_t> experts = config_.count("num_experts");
+    const std::optional<std::int64_t> per_token = config_.count("num_experts_per_tok");
+    if (experts && per_token && *experts >= 1 && *per_token > *experts)
+        config_.fail("num_experts_per_tok", fmt::format("({}) is more than the experts, `{}` = {}: a token cannot "
+                                                        "choose more experts than there are", *per_token,
+                                                        config_.key_name("num_experts"), *experts));
 }
 
 std::vector<std::pair<std::string, std::size_t>> HfModel::kinds() const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@
 #include "model/layer.h"
 
 namespace oprec::hf {
+
+// The most layers a config may state (`num_hidden_layers`): the largest
+// models have a few hundred (docs/limits.md).
+inline constexpr std::int64_t kMaxLayers = 100'000;
 
 // infer_arch: the profile with the longest prefix of the lower-cased name
 // among every profile's `matches`; else `default`. nullptr when the program

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "diag/read_file.h"
 #include "eval/expression.h"
 #include "repl/commands.h"
 #include "repl/expr_eval.h"
@@ -364,12 +365,11 @@ bool Session::expression(std::string_view text, const Output& out) {
 }
 
 void Session::load_layer(std::string_view file) {
-    std::ifstream in{std::string(file), std::ios::binary};
-    if (!in) throw CommandError(fmt::format("cannot read `{}`", file));
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string why;
+    const std::optional<std::string> text = read_file_capped(std::string(file), kMaxDocumentBytes, why);
+    if (!text) throw CommandError(fmt::format("cannot read `{}`: {}", file, why));
     try {
-        layer_ = parse_layer_doc_text(text.str(), file);
+        layer_ = parse_layer_doc_text(*text, file);
     } catch (const LayerDocError& e) {
         throw CommandError(e.what());
     }

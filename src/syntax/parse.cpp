@@ -181,6 +181,12 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
                              fmt::format("brackets nested deeper than {} levels", kMaxNesting), {}, {}});
             return true;
         }
+        if (filter.too_long()) {
+            diags.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_long()),
+                             fmt::format("a declaration or expression longer than {} tokens: split it",
+                                         kMaxDeclarationTokens), {}, {}});
+            return true;
+        }
         if (!filter.unclosed().empty()) {
             const auto& open = filter.unclosed().back();
             diags.push_back({Severity::Error, code::kSyntaxError, span_of(open),

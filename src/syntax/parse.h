@@ -21,6 +21,13 @@ inline constexpr int kMaxTreeDepth = 1000;
 // Characters the language does not have: past this many, a file is not
 // records (binary data, say), and reading on would only repeat the error.
 inline constexpr std::size_t kMaxJunk = 1000;
+// The most tokens one declaration (a slot with all its entries, say) or one
+// expression alone may have: the parser holds a declaration's tokens and
+// tree, a few hundred bytes a token, until our AST has it, so this bounds
+// its memory whatever the input (docs/limits.md): a chain of 100,000
+// comparisons or `and`s still fits. The largest shipped declaration has a
+// few hundred.
+inline constexpr std::size_t kMaxDeclarationTokens = std::size_t{1} << 18;
 
 // A whole .rec file. On a syntax error the module is empty and `diags` says why.
 ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags);

@@ -157,6 +157,7 @@ ScannedToken Scanner::next() {
             ++line_;
             col_ = 0;
             if (depth_ > 0) continue;  // inside ( ): white space, as in Python
+            if (braces_ == 0) run_ = 0;
             return make(RecLexer::NEWLINE, begin, line, col, start_char);
         }
         if (c == '\\') {  // a line continued: '\' [ \t]* newline
@@ -204,8 +205,13 @@ ScannedToken Scanner::next() {
                 ++depth_;
             } else if (c == ')' && depth_ > 0) {
                 --depth_;
+            } else if (c == '{') {
+                ++braces_;
+            } else if (c == '}' && braces_ > 0) {
+                --braces_;
             }
         }
+        if (++run_ > kMaxDeclarationTokens) throw ScanRefused{};  // ANTLR's path reports it
         ScannedToken token = make(type, begin, line, col, start_char);
         for (std::size_t i = begin; i < pos_; ++i)
             if (is_continuation(text_[i])) ++extra_bytes_;

@@ -80,6 +80,8 @@ private:
     std::uint32_t extra_bytes_ = 0;  // bytes beyond one per character so far: byte - char index
     std::uint32_t index_ = 0;        // the next token's index
     int depth_ = 0;                  // open ( )
+    int braces_ = 0;                 // open { }
+    std::size_t run_ = 0;            // tokens of the declaration so far (kMaxDeclarationTokens)
 };
 
 // Where the scanner and ANTLR's lexer (with the token filter) disagree on

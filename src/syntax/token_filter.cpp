@@ -22,6 +22,8 @@ TokenFilter::TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max
         const std::string literal = vocabulary.getLiteralName(type);
         if (literal == "'('" || literal == "'['") open_types_.push_back(type);
         if (literal == "')'" || literal == "']'") close_types_.push_back(type);
+        if (literal == "'{'") open_brace_ = type;
+        if (literal == "'}'") close_brace_ = type;
     }
 }
 
@@ -32,6 +34,19 @@ std::unique_ptr<antlr4::Token> TokenFilter::nextToken() {
         // Comments: the parser never sees them (the linter reads them from the text).
         if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
         const std::size_t type = token->getType();
+        if (type == newline_type_ && braces_ == 0) {
+            run_ = 0;
+        } else if (type != antlr4::Token::EOF && ++run_ > kMaxDeclarationTokens) {
+            // The parser would hold every token and node of it: stop here, the caller reports it.
+            if (!too_long_) too_long_ = Open{token->getLine(), token->getCharPositionInLine(), '?'};
+            open_.clear();
+            return lexer_.getTokenFactory()->create({&lexer_, lexer_.getInputStream()}, antlr4::Token::EOF, "<EOF>",
+                                                    antlr4::Token::DEFAULT_CHANNEL, token->getStartIndex(),
+                                                    token->getStartIndex(), token->getLine(),
+                                                    token->getCharPositionInLine());
+        }
+        if (type == open_brace_) ++braces_;
+        else if (type == close_brace_ && braces_ > 0) --braces_;
         if (type == junk_type_ && ++junk_ > max_junk_) {
             if (!junk_stop_) junk_stop_ = Open{token->getLine(), token->getCharPositionInLine(), '?'};
             return lexer_.getTokenFactory()->create({&lexer_, lexer_.getInputStream()}, antlr4::Token::EOF, "<EOF>",

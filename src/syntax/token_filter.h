@@ -42,12 +42,18 @@ public:
     const std::optional<Open>& too_deep() const { return too_deep_; }
     // Where the input was cut after too many characters the language does not have.
     const std::optional<Open>& junk_stop() const { return junk_stop_; }
+    // Where the input was cut in a declaration of too many tokens (kMaxDeclarationTokens).
+    const std::optional<Open>& too_long() const { return too_long_; }
 
 private:
     antlr4::Lexer& lexer_;
     std::size_t newline_type_;
     int max_depth_;
     std::vector<std::size_t> open_types_, close_types_;  // ( [ and ) ]
+    std::size_t open_brace_ = 0, close_brace_ = 0;       // { and }
+    int braces_ = 0;
+    std::size_t run_ = 0;  // tokens of the declaration so far
+    std::optional<Open> too_long_;
     std::vector<Open> open_;
     std::optional<Open> too_deep_;
     std::size_t junk_type_;

@@ -32,6 +32,16 @@ bool is_name(const std::string& s) {
     return !kKeywords.contains(s);
 }
 
+// YAML 1.1's float specials (.nan, .inf, -.Inf, ...), which Python's YAML
+// reads as floats and the language's expressions do not have.
+bool is_special_float(const std::string& s) {
+    std::string_view v = s;
+    if (v.starts_with("+") || v.starts_with("-")) v.remove_prefix(1);
+    for (std::string_view special : {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF"})
+        if (v == special) return true;
+    return false;
+}
+
 const char* node_kind(const YAML::Node& n) {
     switch (n.Type()) {
         case YAML::NodeType::Map: return "a mapping";
@@ -51,7 +61,14 @@ public:
     ast::Module read() {
         YAML::Node root;
         try {
-            root = YAML::Load(yaml_.text());
+            std::vector<YAML::Node> documents = YAML::LoadAll(yaml_.text());
+            if (documents.size() > 1) {  // the second would be ignored, silently
+                error(second_document(documents[1]), code::kYamlShape,
+                      "a second YAML document: the records are one document (remove this `---` and what follows, "
+                      "or merge them)");
+                return std::move(module_);
+            }
+            if (!documents.empty()) root = documents[0];
         } catch (const YAML::Exception& e) {
             error(at(e.mark, 1), code::kYamlSyntax, fmt::format("not YAML: {}", e.msg));
             return std::move(module_);
@@ -78,6 +95,22 @@ public:
 
 private:
     // ---- positions and diagnostics
+    // Where the second document starts: its `---` (an empty document has no
+    // mark of its own), else its first node.
+    Span second_document(const YAML::Node& doc) const {
+        const std::string_view text = yaml_.text();
+        int markers = 0;
+        const bool leading = text.starts_with("---");
+        YAML::Mark mark;
+        for (std::size_t at = 0; at < text.size(); ++mark.line) {
+            if (text.compare(at, 3, "---") == 0 && ++markers == (leading ? 2 : 1)) return this->at(mark, 3);
+            const std::size_t nl = text.find('\n', at);
+            if (nl == std::string_view::npos) break;
+            at = nl + 1;
+        }
+        return this->at(doc);
+    }
+
     Span at(const YAML::Mark& m, std::uint32_t len) const {
         if (m.is_null() || m.line < 0) return {file_, 1, 1, len};
         const auto line = std::min<std::uint32_t>(static_cast<std::uint32_t>(m.line) + 1, yaml_.line_count());
@@ -152,6 +185,12 @@ private:
     std::optional<ast::Expr> expr(const YAML::Node& n, std::string_view what) {
         if (!n.IsScalar()) {
             error(at(n), code::kYamlShape, fmt::format("expected {}, a formula, found {}", what, node_kind(n)));
+            return std::nullopt;
+        }
+        if (n.Tag() == "?" && is_special_float(n.Scalar())) {  // YAML's, not Python's: no formula has them
+            error(at(n), code::kYamlShape,
+                  fmt::format("`{}` is YAML's {}: {} must be a finite number or a formula", n.Scalar(),
+                              n.Scalar().find_first_of("nN") != std::string::npos ? "not-a-number" : "infinity", what));
             return std::nullopt;
         }
         const ScalarPlace place(yaml_, file_, offset(n), n.Scalar());

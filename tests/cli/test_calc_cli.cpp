@@ -159,7 +159,7 @@ TEST_CASE("calc --jsonl: bindings as JSON: ints, floats, bools and the non-finit
         R"({"expr": "x - x", "bindings": {"x": "inf"}})" "\n"
         R"({"expr": "-x", "bindings": {"x": "inf"}})" "\n"
         R"({"expr": "2 ** 0.5"})" "\n"
-        "\n"  // a blank line is skipped, not answered
+        "\n"  // a blank line is answered with an error naming it (issue 25)
         R"({"expr": "1 / 0"})" "\n";
     const testing::RunResult run = testing::run_oprec({"calc", "--jsonl"}, input);
     CHECK(run.out ==
@@ -171,7 +171,9 @@ TEST_CASE("calc --jsonl: bindings as JSON: ints, floats, bools and the non-finit
           "{\"type\":\"float\",\"value\":\"nan\",\"reads\":[\"x\"]}\n"
           "{\"type\":\"float\",\"value\":\"-inf\",\"reads\":[\"x\"]}\n"
           "{\"type\":\"float\",\"value\":1.4142135623730951,\"reads\":[]}\n"
-          "{\"error\":{\"kind\":\"division-by-zero\",\"message\":\"division by zero\"}}\n");
+          "{\"error\":{\"kind\":\"invalid-input\",\"message\":\"line 9: a blank line: each line is one JSON "
+          "object\",\"line\":9}}\n"
+          "{\"error\":{\"kind\":\"division-by-zero\",\"message\":\"division by zero\",\"line\":10}}\n");
     CHECK(run.exit_code == 1);
 }
 

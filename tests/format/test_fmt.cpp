@@ -218,3 +218,19 @@ TEST_CASE("oprec fmt: in place, --check, --diff, stdin, a file that does not par
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 3);
     fs::remove_all(dir);
 }
+
+TEST_CASE("fmt is linear in its input", "[fmt][limits]") {
+    // A million newlines inside one bracket: each once took a walk back over
+    // all before it, minutes in all (issue 25). The bracket's lines collapse.
+    const std::string newlines = "default x = (" + std::string(1'000'000, '\n') + "1)\n";
+    CHECK(fmt(newlines) == "default x = (\n    1)\n");
+    // Chained comparisons up to the parser's limit of tokens a declaration
+    // (docs/limits.md); past it, refused at once.
+    std::string chain = "default x = 1";
+    for (int k = 0; k < 100'000; ++k) chain += " < 1";
+    CHECK(format::format_source(chain + "\n", "chain.rec").ok());
+    for (int k = 0; k < 40'000; ++k) chain += " < 1";
+    const format::Formatted refused = format::format_source(chain + "\n", "chain.rec");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.diagnostics.front().code == "E0003");
+}

@@ -3,6 +3,7 @@
 // reference's loader refuses them (and where .rec would).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -153,4 +154,24 @@ TEST_CASE("a misspelt YAML key is offered the right one", "[yaml][diagnostics]")
     REQUIRE_FALSE(r.diagnostics.empty());
     REQUIRE(r.diagnostics.front().fix);
     CHECK(r.diagnostics.front().fix->replacement == "formula");
+}
+
+TEST_CASE("YAML records: a second document is refused where it starts", "[yaml][limits]") {
+    // The reference's loader reads one document; the second was silently ignored.
+    const std::string text = reference_yaml() + "---\nops:\n  extra: {}\n";
+    const auto lines = std::count(reference_yaml().begin(), reference_yaml().end(), '\n');
+    CHECK(first_error(text) == "records.yaml:" + std::to_string(lines + 1) + ":1 E0152");
+    // A leading `---` opens the first document, not a second.
+    LoadResult one = load_text("---\n" + reference_yaml(), "records.yaml", testing::shipped_options());
+    CHECK(one.ok());
+}
+
+TEST_CASE("YAML records: .nan and .inf are named, not a syntax error", "[yaml][limits]") {
+    const std::string text = edited("  n_qknorm: 0", "  n_qknorm: .nan");
+    LoadResult r = load_text(text, "records.yaml", testing::shipped_options());
+    REQUIRE_FALSE(r.ok());
+    const Diagnostic& d = r.diagnostics.front();
+    CHECK(d.message == "`.nan` is YAML's not-a-number: a default must be a finite number or a formula");
+    CHECK(r.sources.where(d.span) == "records.yaml:25:13");
+    CHECK(first_error(edited("  n_qknorm: 0", "  n_qknorm: -.inf")) == "records.yaml:25:13 E0152");
 }

@@ -1,0 +1,165 @@
+// The commands' input and output as careful tools treat them: every write
+// checked (`> /dev/full` is an error), files rewritten through symlinks,
+// keeping hard links and modes, FIFOs written through; --jsonl answering
+// each line as it arrives; wrong input refused rather than priced.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support/process.h"
+#include "support/temp_dir.h"
+
+using namespace oprec;
+using testing::run_oprec;
+using testing::shell_quote;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kRoot = OPREC_SOURCE_DIR;
+const std::string kLayer = kRoot + "/examples/llama2-7b.json";
+const std::string kYaml = kRoot + "/tests/yaml/op_records.yaml";
+
+// `sh -c script`'s exit status; its standard error into `err`.
+int shell(const std::string& script, std::string* err = nullptr) {
+    testing::TempDir dir;
+    const std::string err_file = (dir / "err").string();
+    const int status = std::system(("/bin/sh -c " + shell_quote(script) + " 2> " + shell_quote(err_file)).c_str());
+    if (err != nullptr) *err = testing::read_text(err_file);
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string oprec_bin() { return shell_quote(OPREC_BINARY); }
+
+// A badly laid out records file, and how fmt lays it out.
+const std::string kUgly = "default   x=1\n";
+const std::string kPretty = "default x = 1\n";
+
+}  // namespace
+
+TEST_CASE("careful io: a failed write of standard output is an error", "[cli][io]") {
+    REQUIRE(fs::exists("/dev/full"));
+    REQUIRE(fs::exists(kYaml));
+    const std::vector<std::string> commands = {
+        "import " + shell_quote(kYaml),
+        "export " + shell_quote(kRoot + "/records/op_records.rec"),
+        "fmt - < " + shell_quote(kRoot + "/records/op_records.rec"),
+        "eval " + shell_quote(kLayer),
+        "calc '1 + 1'",
+        "calc --jsonl < /dev/null; echo '{\"expr\": \"1\"}' | " + oprec_bin() + " calc --jsonl",
+    };
+    for (const std::string& c : commands) {
+        INFO(c);
+        std::string err;
+        const int code = shell(oprec_bin() + " " + c + " > /dev/full", &err);
+        CHECK(code != 0);
+        CHECK(err.find("cannot write") != std::string::npos);
+    }
+}
+
+TEST_CASE("careful io: fmt writes a symlink's target, keeps hard links and the mode", "[cli][io]") {
+    testing::TempDir dir;
+    const auto target = dir.write("real.rec", kUgly);
+    fs::create_symlink(target, dir / "link.rec");
+    fs::create_hard_link(target, dir / "other.rec");
+    REQUIRE(::chmod(target.c_str(), 0640) == 0);
+    const auto r = run_oprec({"fmt", (dir / "link.rec").string()});
+    CHECK(r.exit_code == 0);
+    CHECK(fs::is_symlink(dir / "link.rec"));                     // still a link
+    CHECK(testing::read_text(target) == kPretty);                // its target formatted
+    CHECK(testing::read_text(dir / "other.rec") == kPretty);     // the hard link not split
+    CHECK(fs::hard_link_count(target) == 2);
+    struct stat st{};
+    REQUIRE(::stat(target.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0640);
+    // Nothing left beside it: no temporary, no backup.
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir.path())) files += e.path().filename().string()[0] == '.' ? 100 : 1;
+    CHECK(files == 3);
+}
+
+TEST_CASE("careful io: a plain file keeps its mode; import -o onto a FIFO writes through it", "[cli][io]") {
+    testing::TempDir dir;
+    const auto file = dir.write("plain.rec", kUgly);
+    REQUIRE(::chmod(file.c_str(), 0600) == 0);
+    CHECK(run_oprec({"fmt", file.string()}).exit_code == 0);
+    struct stat st{};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0600);
+    CHECK(testing::read_text(file) == kPretty);
+
+    const fs::path fifo = dir / "out.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const fs::path got = dir / "got.rec";
+    const int code = shell("cat " + shell_quote(fifo.string()) + " > " + shell_quote(got.string()) + " & " + oprec_bin() +
+                           " import " + shell_quote(kYaml) + " -o " + shell_quote(fifo.string()) + "; s=$?; wait; exit $s");
+    CHECK(code == 0);
+    CHECK(fs::is_fifo(fifo));  // not replaced by a regular file
+    CHECK(testing::read_text(got).find("slot ") != std::string::npos);
+}
+
+TEST_CASE("careful io: import -o to a full disk leaves nothing behind", "[cli][io]") {
+    testing::TempDir dir;
+    const auto r = run_oprec({"import", kYaml, "-o", "/dev/full"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot write `/dev/full`") != std::string::npos);
+}
+
+TEST_CASE("careful io: --jsonl answers a line before the input ends, and names bad lines", "[cli][io]") {
+    testing::TempDir dir;
+    const std::string in = shell_quote((dir / "in").string());
+    const std::string out = shell_quote((dir / "out").string());
+    for (const std::string& cmd : std::vector<std::string>{"calc --jsonl", "eval --jsonl"}) {
+        INFO(cmd);
+        const std::string line = cmd == "calc --jsonl" ? "{\"expr\": \"1 + 1\"}" : testing::read_text(kLayer);
+        std::string one_line = line;
+        for (char& c : one_line)
+            if (c == '\n') c = ' ';
+        testing::TempDir d;
+        const std::string first = shell_quote((d / "first.json").string());
+        d.write("first.json", one_line + "\n");
+        // The writer keeps the pipe open until the first answer is there (at
+        // most 20 s): a command that reads all its input first never answers.
+        const std::string script = "rm -f " + in + " " + out + "; mkfifo " + in + "; " + oprec_bin() + " " + cmd + " < " +
+                                   in + " > " + out + " & exec 3> " + in + "; cat " + first + " >&3; i=0; " +
+                                   "while [ ! -s " + out + " ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; " +
+                                   "early=0; [ -s " + out + " ] && early=1; printf '\\n' >&3; echo 'nonsense' >&3; " +
+                                   "exec 3>&-; wait; [ $early = 1 ]";
+        CHECK(shell(script) == 0);
+        const std::string answers = testing::read_text(dir / "out");
+        // One result per line: the blank line and the bad one get errors naming their line.
+        CHECK(std::count(answers.begin(), answers.end(), '\n') == 3);
+        CHECK(answers.find("\"line\":2") != std::string::npos);
+        CHECK(answers.find("\"line\":3") != std::string::npos);
+    }
+}
+
+TEST_CASE("wrong input: --set of a field no one has is refused with a suggestion", "[cli]") {
+    const auto r = run_oprec({"eval", kLayer, "--set", "tt=8"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "oprec eval: --set tt=8: no field `tt` in the layer or the records (did you mean `t`?)\n");
+    CHECK(run_oprec({"eval", kLayer, "--set", "t=8"}).exit_code == 0);
+}
+
+#include "cli/file_io.h"
+
+TEST_CASE("careful io: a file changed since it was read is left, the new text put beside it", "[cli][io]") {
+    testing::TempDir dir;
+    const auto file = dir.write("r.rec", "theirs\n");
+    const std::string read_before = "what we read\n";
+    std::string why;
+    CHECK_FALSE(cli::write_file(file, "ours\n", why, &read_before));
+    CHECK(why == "it changed since it was read: left as it is, the new text is in `" + file.string() + ".oprec-new`");
+    CHECK(testing::read_text(file) == "theirs\n");
+    CHECK(testing::read_text(file.string() + ".oprec-new") == "ours\n");
+    // Unchanged: written.
+    const std::string same = "theirs\n";
+    CHECK(cli::write_file(file, "ours\n", why, &same));
+    CHECK(testing::read_text(file) == "ours\n");
+}
