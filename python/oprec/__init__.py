@@ -10,7 +10,9 @@
 ``records.layer(fields, context, switches)`` binds a layer from mappings;
 ``layer.grid({...})`` and ``price_many(layers)`` price many layers in one
 call; ``oprec.hf.layer(config, tp=...)`` derives a layer from a Hugging Face
-config; ``oprec.compat`` is a drop-in for the reference's modules.
+config; ``oprec.fit(config, tp=..., pp=...)`` says what each pipeline
+stage holds and whether it fits the device; ``oprec.compat`` is a drop-in
+for the reference's modules.
 """
 from __future__ import annotations
 
@@ -25,9 +27,10 @@ from .errors import (DivisionByZero, Error, LayerError, MissingField, PricingErr
                      PricingTypeError, RecordsError, UnboundName, UnknownOp, UnknownSlot)
 from . import hf
 from .hf import sweep
+from ._fit import fit, fit_megatron
 
 __all__ = [
-    "Records", "Layer", "SlotBytes", "ObjectPricer", "price_many", "sweep", "hf", "errors",
+    "Records", "Layer", "SlotBytes", "ObjectPricer", "price_many", "sweep", "fit", "fit_megatron", "hf", "errors",
     "Error", "RecordsError", "LayerError", "PricingError", "DivisionByZero", "UnboundName",
     "MissingField", "PricingOverflow", "PricingTypeError", "UnknownSlot", "UnknownOp",
 ]

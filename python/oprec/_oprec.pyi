@@ -131,6 +131,18 @@ def hf_layer(records: Records, config: PathLike, *, tp: int = 1, cp: int = 1, cp
              micro_factor: Number = 1, family: Optional[str] = None, index: Optional[int] = None,
              kind: Optional[str] = None) -> Dict[str, Any]: ...
 
+def fit_json(records: Records, config: str, *, config_text: Optional[str] = None, family: Optional[str] = None,
+             gpus: int = 8, tp: int = 1, pp: int = 1, vpp: int = 1, cp: int = 1, cp_algo: str = "ring",
+             sp: bool = True, ep: int = 1, etp: int = 1, mbs: int = 1, gbs: Optional[int] = None,
+             seq: Optional[int] = None, dtype: Optional[str] = None, flash_attention: bool = True,
+             recompute: RecomputeName = "none", recompute_method: str = "uniform",
+             recompute_layers: Optional[int] = None, zero: int = 1, schedule: Optional[str] = None,
+             optimizer: str = "adam", first_stage_layers: Optional[int] = None,
+             last_stage_layers: Optional[int] = None, untied: Optional[bool] = None, vocab: Optional[int] = None,
+             device_bytes: float = 85899345920.0) -> str: ...
+def fit_megatron_json(records: Records, text: str, source_name: str = "<megatron-args>", *, gpus: int = 8,
+                      device_bytes: float = 85899345920.0, family: Optional[str] = None) -> Dict[str, Any]: ...
+
 class ObjectPricer:
     """Prices a config object read by attribute, as the reference's evaluators do (oprec.compat)."""
 

@@ -46,6 +46,7 @@ void register_records(py::module_& m);
 void register_layer(py::module_& m);
 void register_batch(py::module_& m);
 void register_hf(py::module_& m);
+void register_fit(py::module_& m);
 void register_object_pricer(py::module_& m);
 void register_expression(py::module_& m);
 

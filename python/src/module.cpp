@@ -11,6 +11,7 @@ PYBIND11_MODULE(_oprec, m) {
     register_layer(m);
     register_batch(m);
     register_hf(m);
+    register_fit(m);
     register_object_pricer(m);
     register_expression(m);
 }

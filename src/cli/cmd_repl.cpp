@@ -88,6 +88,7 @@ int run(const ReplArgs& args) {
     repl::SessionOptions options;
     options.records = resolve_records(args.records);
     options.load = load_options();
+    options.fit_records = records_options();
     std::optional<repl::Session> session;
     try {
         session.emplace(options, out);

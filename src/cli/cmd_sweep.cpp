@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/byte_size.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
@@ -21,6 +20,7 @@
 #include "hf/load.h"
 #include "hf/sweep_report.h"
 #include "model/report.h"
+#include "value/byte_size.h"
 
 namespace oprec::cli {
 

@@ -60,6 +60,15 @@ const std::vector<CommandInfo>& command_table() {
          "the layer: its fields, the records' defaults, micro_factor,\n"
          "dropless_tok_factor, kv_shards, and slot names for their bytes.\n"
          "  s * b * h / t\n  qkv + score + proj"},
+        {"fit", "fit CONFIG [NAME=VALUE ...]", "will a training job fit? every byte a rank holds, per stage",
+         "Prices a whole training job as `oprec fit` does (docs/fit.md): every byte a rank\n"
+         "holds, per pipeline stage, from a Hugging Face config.json and a strategy, and\n"
+         "whether the busiest stage fits the device. The options are `oprec fit`'s, written\n"
+         "NAME=VALUE: gpus tp pp vpp cp cp_algo sp ep etp mbs gbs seq dtype flash_attention\n"
+         "recompute recompute_method recompute_layers zero schedule optimizer\n"
+         "first_stage_layers last_stage_layers untied vocab device_memory records family.\n"
+         "  fit examples/hf/llama-2-7b.json tp=2 pp=2 gbs=64\n"
+         "  fit examples/hf/llama-2-7b.json tp=8 recompute=full records=reference device_memory=40GiB"},
         {":reload", ":reload", "load the records again",
          "Loads the records again. The REPL also reloads by itself when a records file\n"
          "(or one it imports) changes on disk. When the new text does not load, it\n"

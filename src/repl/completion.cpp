@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "repl/commands.h"
+#include "repl/fit_command.h"
 #include "repl/layer_edit.h"
 
 namespace oprec::repl {
@@ -187,6 +188,10 @@ Completion complete(const Program& p, const LayerDoc& layer, std::string_view te
     }
     if (command == "load" && args == 0) {
         return finish(file_names(partial), word_start, partial, " ");
+    }
+    if (command == "fit") {  // the config's file, then the options (`tp=`)
+        if (args == 0) return finish(file_names(partial), word_start, partial, " ");
+        if (partial.find('=') == std::string_view::npos) return finish(fit_option_names(), word_start, partial, "=");
     }
     if (find_command(command) != nullptr) return finish({}, word_start, partial, " ");
     if (p.find_slot(command) && (args == 0 || words[1] == "only")) {

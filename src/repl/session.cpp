@@ -9,8 +9,11 @@
 
 #include "diag/read_file.h"
 #include "eval/expression.h"
+#include "oprec/errors.h"
 #include "repl/commands.h"
 #include "repl/expr_eval.h"
+#include "repl/fit_command.h"
+#include "repl/fit_report.h"
 #include "repl/layer_edit.h"
 #include "repl/layer_json.h"
 #include "repl/reports.h"
@@ -215,8 +218,10 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         return r.ok;
     }
     if (name == "diff") return diff_command(rest, out);
+    if (name == "fit") return fit_command(rest, out);
     if (name == ":reload") {
         no_arguments();
+        fit_records_.clear();
         return reload(out, "on request");
     }
     if (name == ":quit") {
@@ -319,6 +324,33 @@ bool Session::diff_command(std::string_view rest, const Output& out) {
     if (switches_named && (a.context.node != NodeKind::SelRec || b.context.node != NodeKind::SelRec))
         out.note("switches take effect on a selective layer (`node selective`, or `node=selective` in a setting)");
     return r.ok;
+}
+
+bool Session::fit_command(std::string_view rest, const Output& out) {
+    const FitRequest request = parse_fit(rest);
+    try {
+        auto loaded = fit_records_.find(request.records);
+        if (loaded == fit_records_.end()) {
+            RecordsOptions options = options_.fit_records;
+            options.profiles = "profiles.rec";
+            const bool shipped = request.records == "calibrated" || request.records == "reference";
+            loaded = fit_records_.emplace(request.records,
+                                          Records::load(shipped ? "rank_" + request.records : request.records, options))
+                         .first;
+        }
+        const Records& records = loaded->second;
+        const FitResult r = FitModel(records, fs::path(request.config), request.family).fit(request.strategy);
+        out.out << fit_text(r, request.config, records.source(), "`oprec fit --format json` lists every one");
+        return true;
+    } catch (const RecordsError& e) {
+        for (const Problem& p : e.problems()) out.err << (out.color ? p.rendered_color : p.rendered);
+        out.error(fmt::format("the records `{}` do not load", request.records));
+    } catch (const LayerError& e) {
+        out.error(e.what());
+    } catch (const PricingError& e) {
+        out.error(e.what());
+    }
+    return false;
 }
 
 bool Session::slot_command(std::string_view slot, std::string_view rest, const Output& out) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "check/loader.h"
 #include "model/layer.h"
 #include "model/records_eval.h"
+#include "oprec/records.h"
 #include "repl/completion.h"
 #include "repl/file_watch.h"
 #include "repl/output.h"
@@ -22,6 +24,9 @@ namespace oprec::repl {
 struct SessionOptions {
     std::filesystem::path records;
     LoadOptions load;
+    // How `fit` loads the whole-rank records (data_dir, search path); the op
+    // profiles are added.
+    RecordsOptions fit_records = {};
 };
 
 class Session {
@@ -51,6 +56,7 @@ private:
     bool run(std::string_view word, std::string_view rest, const Output& out);
     bool switch_command(std::string_view rest, const Output& out);
     bool diff_command(std::string_view rest, const Output& out);
+    bool fit_command(std::string_view rest, const Output& out);
     bool slot_command(std::string_view slot, std::string_view rest, const Output& out);
     bool expression(std::string_view text, const Output& out);
     void load_layer(std::string_view file);
@@ -64,6 +70,7 @@ private:
     std::unique_ptr<const RecordsEvaluator> engine_;  // refers to *program_
     FileWatch watch_;                 // the files of the last load, good or bad
     LayerDoc layer_;
+    std::map<std::string, Records> fit_records_;  // by `records=` name, loaded once (again after :reload)
     bool done_ = false;
 };
 

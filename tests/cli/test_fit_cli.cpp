@@ -117,7 +117,7 @@ TEST_CASE("fit: strategies the job cannot take are refused, naming the option", 
     Run r = oprec("fit " + kLlama + " --gpus 6 --tp 4", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "--gpus 6 is not a multiple of tp * pp * cp"));
-    r = oprec("fit " + kLlama + " --gpus 8 --pp 3", true);
+    r = oprec("fit " + kLlama + " --gpus 6 --pp 3", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "32 layers do not split evenly over pp * vpp"));
     r = oprec("fit " + kLlama + " --device-memory lots", true);

@@ -1,11 +1,11 @@
-#include "cli/byte_size.h"
+#include "value/byte_size.h"
 
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string>
 
-namespace oprec::cli {
+namespace oprec {
 
 std::optional<double> parse_byte_size(std::string_view text) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
@@ -41,4 +41,4 @@ std::optional<double> parse_byte_size(std::string_view text) {
     return std::nullopt;
 }
 
-}  // namespace oprec::cli
+}  // namespace oprec

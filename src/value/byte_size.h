@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
-namespace oprec::cli {
+namespace oprec {
 
 std::optional<double> parse_byte_size(std::string_view text);
 
-}  // namespace oprec::cli
+}  // namespace oprec

@@ -1,0 +1,168 @@
+"""Will it fit: every byte a rank holds, per pipeline stage (docs/fit.md).
+
+``oprec.fit(config, gpus=8, tp=2, pp=2, gbs=64)`` gives the dict
+``oprec fit ... --format json`` prints; ``oprec.fit_megatron(text)`` reads a
+Megatron-LM launch command as ``oprec fit --megatron-args`` does.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import warnings
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+
+from ._oprec import Records, fit_json, fit_megatron_json
+from .errors import LayerError
+
+ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+RecordsLike = Union[str, "os.PathLike[str]", Records]
+
+_records: Dict[str, Records] = {}
+
+
+def fit_records(name: Union[str, "os.PathLike[str]"] = "calibrated") -> Records:
+    """The whole-rank records a name chooses, loaded once per name with the op profiles:
+    ``calibrated`` and ``reference`` are records/rank_<name>.rec, anything else a ``.rec`` path."""
+    if not isinstance(name, (str, os.PathLike)):
+        raise ValueError(f"records={name!r}: expected 'calibrated', 'reference', a .rec path or Records")
+    key = os.fspath(name)
+    if key not in _records:
+        path = f"rank_{key}" if key in ("calibrated", "reference") else key
+        _records[key] = Records(path, profiles="profiles.rec")
+    return _records[key]
+
+
+# As `oprec fit --device-memory` reads a size: binary units (K M G T, KiB ...)
+# are powers of 1024, decimal ones (kB MB GB TB) powers of 1000.
+_UNITS = {"": 1, "b": 1, "k": 1024, "kib": 1024, "kb": 1e3, "m": 1024 ** 2, "mib": 1024 ** 2, "mb": 1e6,
+          "g": 1024 ** 3, "gib": 1024 ** 3, "gb": 1e9, "t": 1024 ** 4, "tib": 1024 ** 4, "tb": 1e12}
+
+
+def device_bytes(size: Union[str, int, float]) -> float:
+    """A device's memory in bytes: a number, or text such as "80GiB", "141GB", "512M"."""
+    if isinstance(size, bool) or not isinstance(size, (str, int, float)):
+        raise ValueError(f"device_memory={size!r}: expected bytes, e.g. 80 * 2**30 or '80GiB'")
+    if isinstance(size, str):
+        m = re.fullmatch(r"\s*([\d_.]+)\s*([A-Za-z]*)\s*", size)
+        unit = m and _UNITS.get(m.group(2).lower())
+        try:
+            value = float(m.group(1).replace("_", "")) * unit if m and unit else math.nan
+        except ValueError:
+            value = math.nan
+    else:
+        value = float(size)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"device_memory={size!r}: expected bytes, e.g. 80 * 2**30, '80GiB', '141GB'")
+    return value
+
+
+def _int(name: str, value: Any, least: int, optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= least
+    if not ok:
+        want = "a positive integer" if least == 1 else f"an integer of at least {least}"
+        raise ValueError(f"{name}={value!r}: expected {want}{' or None' if optional else ''}")
+
+
+def _choice(name: str, value: Any, choices: Tuple[str, ...], optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    if value not in choices:
+        raise ValueError(f"{name}={value!r}: expected {', '.join(choices[:-1])} or {choices[-1]}"
+                         f"{' (or None)' if optional else ''}")
+
+
+def _bool(name: str, value: Any, optional: bool = False) -> None:
+    if not (isinstance(value, bool) or (optional and value is None)):
+        raise ValueError(f"{name}={value!r}: expected True or False{' or None' if optional else ''}")
+
+
+def _str(name: str, value: Any) -> None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name}={value!r}: expected a string or None")
+
+
+def _in_python_words(e: LayerError) -> LayerError:
+    """The fit names options as the command does (--first-stage-layers); say first_stage_layers."""
+    text = re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), str(e))
+    return LayerError(text)
+
+
+def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 8, tp: int = 1, pp: int = 1,
+        vpp: int = 1, cp: int = 1, cp_algo: str = "ring", sp: bool = True, ep: int = 1, etp: int = 1,
+        mbs: int = 1, gbs: Optional[int] = None, seq: Optional[int] = None, dtype: Optional[str] = None,
+        flash_attention: bool = True, recompute: str = "none", recompute_method: str = "uniform",
+        recompute_layers: Optional[int] = None, zero: int = 1, schedule: Optional[str] = None,
+        optimizer: str = "adam", first_stage_layers: Optional[int] = None,
+        last_stage_layers: Optional[int] = None, untied: Optional[bool] = None, vocab: Optional[int] = None,
+        device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> Dict[str, Any]:
+    """Every byte a rank holds per pipeline stage for the model in ``config`` (a config.json
+    path, or its content as a dict) under a strategy: the dict ``oprec fit --format json``
+    prints (docs/fit.md), ``fits`` saying whether the busiest stage fits ``device_memory``.
+
+    The options are ``oprec fit``'s, in Python's words (``no_sp`` is ``sp=False``,
+    ``--untie-embeddings`` is ``untied=True``). ``records`` is ``"calibrated"``,
+    ``"reference"``, a ``.rec`` path or loaded :class:`Records`. Raises ValueError
+    (:class:`oprec.LayerError` for a strategy the model cannot take) naming the option.
+    """
+    for name, value in (("gpus", gpus), ("tp", tp), ("pp", pp), ("vpp", vpp), ("cp", cp), ("ep", ep),
+                        ("etp", etp), ("mbs", mbs)):
+        _int(name, value, 1)
+    for name, value in (("gbs", gbs), ("seq", seq), ("recompute_layers", recompute_layers), ("vocab", vocab)):
+        _int(name, value, 1, optional=True)
+    _int("first_stage_layers", first_stage_layers, 0, optional=True)
+    _int("last_stage_layers", last_stage_layers, 0, optional=True)
+    if zero not in (0, 1, 2, 3) or isinstance(zero, bool):
+        raise ValueError(f"zero={zero!r}: expected 0, 1, 2 or 3 (the ZeRO stage)")
+    _choice("cp_algo", cp_algo, ("ring", "ulysses", "hybrid"))
+    _choice("dtype", dtype, ("bf16", "fp16", "fp32"), optional=True)
+    _choice("recompute", recompute, ("none", "selective", "full"))
+    _choice("recompute_method", recompute_method, ("uniform", "block"))
+    _choice("schedule", schedule, ("1f1b", "interleaved", "gpipe", "dualpipev", "zero-bubble"), optional=True)
+    _choice("optimizer", optimizer, ("adam", "sgd"))
+    _bool("sp", sp)
+    _bool("flash_attention", flash_attention)
+    _bool("untied", untied, optional=True)
+    _str("family", family)
+    device = device_bytes(device_memory)
+    recs = records if isinstance(records, Records) else fit_records(records)
+    if isinstance(config, Mapping):
+        source, text = "<config>", json.dumps(dict(config))
+    elif isinstance(config, (str, os.PathLike)):
+        source, text = os.fspath(config), None
+    else:
+        raise ValueError(f"config={config!r}: expected a config.json path or its content as a dict")
+    try:
+        out = fit_json(recs, source, config_text=text, family=family, gpus=gpus, tp=tp, pp=pp, vpp=vpp, cp=cp,
+                       cp_algo=cp_algo, sp=sp, ep=ep, etp=etp, mbs=mbs, gbs=gbs, seq=seq, dtype=dtype,
+                       flash_attention=flash_attention, recompute=recompute, recompute_method=recompute_method,
+                       recompute_layers=recompute_layers, zero=zero, schedule=schedule, optimizer=optimizer,
+                       first_stage_layers=first_stage_layers, last_stage_layers=last_stage_layers,
+                       untied=untied, vocab=vocab, device_bytes=device)
+    except LayerError as e:
+        raise _in_python_words(e) from None
+    result: Dict[str, Any] = json.loads(out)
+    return result
+
+
+def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated",
+                 device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> Dict[str, Any]:
+    """The fit of a Megatron-LM launch command (the whole command or its flags, shell-quoted,
+    as ``oprec fit --megatron-args`` reads a file): the dict ``--format json`` prints.
+    Flags oprec does not know are ignored with a warning; a flag Megatron-LM would refuse
+    raises :class:`oprec.LayerError` (a ValueError) naming it and its line:col in ``text``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text={text!r}: expected a launch command as a string")
+    _int("gpus", gpus, 1)
+    _str("family", family)
+    device = device_bytes(device_memory)
+    recs = records if isinstance(records, Records) else fit_records(records)
+    got = fit_megatron_json(recs, text, "<megatron-args>", gpus=gpus, device_bytes=device, family=family)
+    if got["unknown"]:
+        warnings.warn("flags oprec does not know, ignored: " + " ".join(got["unknown"]), stacklevel=2)
+    result: Dict[str, Any] = json.loads(got["json"])
+    return result

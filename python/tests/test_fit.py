@@ -1,0 +1,158 @@
+"""oprec.fit and oprec.fit_megatron give what `oprec fit --format json` prints for the same inputs."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import tempfile
+import warnings
+from typing import Any, Dict, List
+
+import pytest
+
+import oprec
+from conftest import ROOT
+
+LLAMA = ROOT / "examples" / "hf" / "llama-2-7b.json"
+BINARY = os.environ.get("OPREC_BINARY") or str(ROOT / "build" / "oprec")
+
+
+def cli_fit(args: List[str]) -> Dict[str, Any]:
+    r = subprocess.run([BINARY, "fit", *args, "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode in (0, 1), r.stderr  # 1: priced, does not fit
+    out: Dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def flag_args(options: Dict[str, Any]) -> List[str]:
+    """fit()'s keywords as the command's flags."""
+    args: List[str] = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if name == "sp":
+            args += [] if value else ["--no-sp"]
+        elif name == "flash_attention":
+            args += [] if value else ["--no-flash-attention"]
+        elif name == "untied":
+            args += ["--untie-embeddings" if value else "--tie-embeddings"]
+        elif name == "device_memory":
+            args += ["--device-memory", str(value)]
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+STRATEGIES: List[Dict[str, Any]] = [
+    {"gpus": 8, "tp": 2, "pp": 2, "gbs": 64},
+    {"gpus": 8, "tp": 2, "pp": 4, "gbs": 64, "dtype": "bf16", "records": "reference"},
+    {"gpus": 8, "tp": 8, "seq": 4096, "recompute": "full", "dtype": "bf16", "records": "reference"},
+    {"gpus": 16, "tp": 2, "pp": 2, "vpp": 2, "gbs": 128, "seq": 4096, "recompute": "selective", "zero": 2},
+    {"gpus": 8, "pp": 4, "first_stage_layers": 7, "last_stage_layers": 7, "gbs": 32, "sp": False,
+     "flash_attention": False, "seq": 2048, "untied": True, "optimizer": "sgd", "device_memory": "40GiB"},
+    {"gpus": 4, "tp": 1, "pp": 4, "gbs": 16, "recompute": "full", "recompute_method": "block",
+     "recompute_layers": 4, "schedule": "gpipe", "zero": 0, "vocab": 32768},
+]
+
+
+@pytest.mark.parametrize("options", STRATEGIES, ids=lambda o: " ".join(f"{k}={v}" for k, v in o.items()))
+def test_fit_is_the_commands_json(options: Dict[str, Any]) -> None:
+    got = oprec.fit(str(LLAMA), **options)
+    assert got == cli_fit([str(LLAMA), *flag_args(options)])
+    assert len(got["stages"]) == options.get("pp", 1)
+    assert got["fits"] == (got["peak_bytes"] <= got["device_bytes"])
+
+
+def test_fit_takes_a_dict_a_path_and_a_size_in_bytes() -> None:
+    by_path = oprec.fit(LLAMA, tp=2, pp=2, gbs=64)
+    with open(LLAMA) as f:
+        by_dict = oprec.fit(json.load(f), tp=2, pp=2, gbs=64, device_memory=80 * 2 ** 30)
+    assert by_dict == by_path
+    assert by_path["device_bytes"] == 80 * 2 ** 30
+    assert oprec.fit(LLAMA, tp=2, pp=2, gbs=64, device_memory="141GB")["device_bytes"] == 141e9
+    small = oprec.fit(LLAMA, tp=2, pp=2, gbs=64, device_memory="1GiB")
+    assert not small["fits"] and small["margin_bytes"] < 0
+
+
+def test_records_load_once_per_name() -> None:
+    from oprec import _fit
+    assert _fit.fit_records("calibrated") is _fit.fit_records("calibrated")
+    assert _fit.fit_records("reference") is not _fit.fit_records("calibrated")
+    assert _fit.fit_records("reference").source.endswith("rank_reference.rec")
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"tp": 0}, "tp=0"), ({"gpus": "8"}, "gpus='8'"), ({"mbs": True}, "mbs=True"), ({"gbs": 2.5}, "gbs=2.5"),
+    ({"recompute": "partial"}, "recompute='partial'"), ({"zero": 4}, "zero=4"), ({"cp_algo": "zigzag"}, "cp_algo"),
+    ({"schedule": "1F1B"}, "schedule"), ({"sp": "yes"}, "sp='yes'"), ({"device_memory": "80 parsecs"}, "device_memory"),
+    ({"device_memory": -1}, "device_memory"), ({"records": "no_such_records"}, "no_such_records"),
+    ({"records": 7}, "records=7"), ({"config": 7}, "config=7"),
+])
+def test_a_bad_option_is_a_value_error_naming_it(options: Dict[str, Any], named: str) -> None:
+    options = {"config": LLAMA, **options}
+    with pytest.raises(ValueError) as e:
+        oprec.fit(**options)
+    assert named in str(e.value)
+    assert "incompatible function arguments" not in str(e.value)
+
+
+def test_a_strategy_the_model_cannot_take_names_the_option_in_pythons_words() -> None:
+    with pytest.raises(oprec.LayerError, match=r"gpus 8 is not a multiple of tp \* pp \* cp") as e:
+        oprec.fit(LLAMA, tp=3)
+    assert "--" not in str(e.value)
+    with pytest.raises(ValueError, match="first_stage_layers"):
+        oprec.fit(LLAMA, first_stage_layers=3, last_stage_layers=3)
+    with pytest.raises(oprec.LayerError, match="no_such.json"):
+        oprec.fit(ROOT / "no_such.json")
+
+
+def megatron_cases() -> List[Dict[str, Any]]:
+    with open(ROOT / "tests" / "fit" / "megatron_cases.json") as f:
+        cases: List[Dict[str, Any]] = json.load(f)["cases"]
+    return cases
+
+
+def flags_text(model_args: Dict[str, Any]) -> str:
+    spec = importlib.util.spec_from_file_location("fidelity", ROOT / "tools" / "fit" / "fidelity.py")
+    assert spec and spec.loader
+    fidelity = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fidelity)
+    text: str = fidelity.flags_text(model_args)
+    return text
+
+
+@pytest.mark.parametrize("records", ["calibrated", "reference"])
+def test_fit_megatron_is_the_commands_json(records: str) -> None:
+    compared = 0
+    for case in megatron_cases()[::9]:
+        text = flags_text(case["model_args"])
+        with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as f:
+            f.write(text)
+        try:
+            r = subprocess.run([BINARY, "fit", "--megatron-args", f.name, "--gpus", str(case["num_gpus"]),
+                                "--records", records, "--device-memory", "40GiB", "--format", "json"],
+                               capture_output=True, text=True, timeout=120)
+        finally:
+            os.unlink(f.name)
+        if r.returncode == 2:  # out of the model's scope: the API refuses it too
+            with pytest.raises(ValueError):
+                oprec.fit_megatron(text, gpus=case["num_gpus"], records=records, device_memory="40GiB")
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = oprec.fit_megatron(text, gpus=case["num_gpus"], records=records, device_memory="40GiB")
+        assert got == json.loads(r.stdout), case["id"]
+        compared += 1
+    assert compared >= 3
+
+
+def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
+    flags = "--num-layers 4 --hidden-size 256 --num-attention-heads 4 --seq-length 512 " \
+            "--max-position-embeddings 512 --micro-batch-size 1 --bf16"
+    with pytest.warns(UserWarning, match="--no-such-flag"):
+        got = oprec.fit_megatron(flags + " --no-such-flag", gpus=1)
+    assert got["fits"] and len(got["stages"]) == 1
+    with pytest.raises(ValueError, match="--num-layers"):
+        oprec.fit_megatron(flags.replace("--num-layers 4", "--num-layers four"), gpus=1)
+    with pytest.raises(ValueError, match="gpus=0"):
+        oprec.fit_megatron(flags, gpus=0)

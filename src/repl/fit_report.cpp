@@ -1,0 +1,64 @@
+#include "repl/fit_report.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace oprec::repl {
+
+namespace {
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024 * 1024)); }
+
+std::vector<std::size_t> shown_stages(const FitResult& r) {
+    std::vector<std::size_t> out;
+    const std::size_t n = r.stages.size();
+    if (n <= 8) {
+        for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+        return out;
+    }
+    std::set<std::size_t> pick{0, 1, r.peak_stage, n - 2, n - 1};
+    return {pick.begin(), pick.end()};
+}
+
+}  // namespace
+
+std::string fit_text(const FitResult& r, std::string_view source, std::string_view records,
+                     std::string_view all_stages) {
+    std::string out = fmt::format("{}: {}\nstrategy: {}; dp={}, {} micro-batch{} a step\nrecords: {}\n\n", source,
+                                  r.model, r.strategy, r.dp, r.micro_batches, r.micro_batches == 1 ? "" : "es", records);
+    if (r.stages.empty()) return out;
+    const std::vector<std::size_t> shown = shown_stages(r);
+    std::size_t name_width = 5;
+    for (const FitTerm& t : r.stages.front().terms) name_width = std::max(name_width, t.name.size() + (t.beside ? 9 : 0));
+    constexpr std::size_t kCol = 12;
+    auto row = [&](const std::string& label, auto cell) {
+        std::string line = fmt::format("  {:<{}}", label, name_width);
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            if (i > 0 && shown[i] != shown[i - 1] + 1) line += fmt::format("{:>5}", "...");
+            line += fmt::format("{:>{}}", cell(r.stages[shown[i]]), kCol);
+        }
+        out += line + "\n";
+    };
+    row("stage", [](const FitStage& s) { return fmt::format("{}", s.stage); });
+    row("layers", [](const FitStage& s) { return fmt::format("{}", s.layers); });
+    const std::size_t terms = r.stages.front().terms.size();
+    for (std::size_t t = 0; t < terms; ++t)
+        if (!r.stages.front().terms[t].beside)
+            row(r.stages.front().terms[t].name, [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    row("total", [](const FitStage& s) { return gib(s.total.to_double()); });
+    for (std::size_t t = 0; t < terms; ++t)
+        if (r.stages.front().terms[t].beside)
+            row(r.stages.front().terms[t].name + " (beside)",
+                [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    if (shown.size() < r.stages.size()) out += fmt::format("  ({} stages; {})\n", r.stages.size(), all_stages);
+    const double margin = r.device_bytes - r.peak_bytes;
+    out += fmt::format("\npeak: stage {}, {} of {}: {}\n", r.peak_stage, gib(r.peak_bytes), gib(r.device_bytes),
+                       r.fits ? fmt::format("fits, {} to spare", gib(margin))
+                              : fmt::format("does not fit, {} over", gib(-margin)));
+    return out;
+}
+
+}  // namespace oprec::repl
