@@ -58,7 +58,8 @@ TEST_CASE("every family the reference has, every kind a full op vector", "[hf][p
     for (const OpProfile& p : profiles().families) names.push_back(p.name);
     CHECK(names == std::vector<std::string>{"default", "llama2", "mixtral", "deepseek", "qwen", "qwen3_5", "pangualpha",
                                             "t5", "cm", "vision", "gpt2", "gpt_neox", "gptj", "opt", "bloom",
-                                            "falcon", "phi"});
+                                            "falcon", "phi", "megatron_gpt", "megatron_gpt_nodropout",
+                                            "megatron_glu", "megatron_glu_nodropout"});
     const std::size_t ops = with_profiles().op_vector.size();
     REQUIRE(ops == 10);
     for (const OpProfile& p : profiles().families)
@@ -127,7 +128,7 @@ TEST_CASE("the run defaults and each family's run and model defaults", "[hf][pro
                             "overlapped_grad_reduce"})
         CHECK(run("default", off).is_bool() & !run("default", off).b);
     CHECK((run("default", "loss_parallel").is_bool() && run("default", "loss_parallel").b));
-    CHECK(ps.run_defaults.size() == 12);
+    CHECK(ps.run_defaults.size() == 13);
     CHECK(d.run.empty());
     CHECK(d.model.empty());
     // the families' own
