@@ -122,7 +122,7 @@ FitResult FitModel::fit(const FitStrategy& strategy) const {
         out.micro_batches = f.micro_batches;
         for (const rank::StageFit& s : f.stages) {
             FitStage stage{s.stage, s.layers, {}, detail::to_number(s.total)};
-            for (const rank::TermBytes& t : s.terms) stage.terms.push_back({t.name, detail::to_number(t.bytes), t.beside});
+            for (const rank::TermBytes& t : s.terms) stage.terms.push_back({std::string(t.name), detail::to_number(t.bytes), t.beside});
             out.stages.push_back(std::move(stage));
         }
         out.peak_stage = f.peak_stage;

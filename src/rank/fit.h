@@ -12,6 +12,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "check/program.h"
@@ -22,9 +23,9 @@
 namespace oprec::rank {
 
 struct TermBytes {
-    std::string name;
-    Value bytes;           // summed over the stage's model chunks
-    bool beside = false;   // reported beside the total, not in it
+    std::string_view name;  // the records' (the program outlives a fit's result)
+    Value bytes;            // summed over the stage's model chunks
+    bool beside = false;    // reported beside the total, not in it
 };
 
 struct StageFit {
