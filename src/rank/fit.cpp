@@ -200,7 +200,10 @@ Fit RankModel::fit(const RankStrategy& s) const {
     const Layout layout = lay_out(model_.stack().size(), s);
 
     const std::shared_ptr<const Prepared> prepared = prepare(layer_strategy);
-    const std::map<std::string, KindFacts>& kinds = prepared->kinds;
+    // Each layer's kind's facts, found once (the stack names kinds by string).
+    std::vector<const KindFacts*> facts;
+    facts.reserve(model_.stack().size());
+    for (const std::string& kind : model_.stack()) facts.push_back(&prepared->kinds.at(kind));
     Bindings names = prepared->names;
     auto bind = [&](std::string_view name, Value v) {
         if (auto it = bound_.find(name); it != bound_.end()) names.set(it->second, v);
@@ -255,7 +258,7 @@ Fit RankModel::fit(const RankStrategy& s) const {
         Value max_layer = I(0), last_layer = I(0);
         for (const Chunk& c : layout.stages[stage])
             for (std::size_t l : c.layers) {
-                last_layer = kinds.at(model_.stack()[l]).plain_bytes;
+                last_layer = facts[l]->plain_bytes;
                 max_layer = larger(max_layer, last_layer);
             }
         bind("stage", I(stage));
@@ -268,7 +271,7 @@ Fit RankModel::fit(const RankStrategy& s) const {
             Value kept_sum = I(0), recomputed = I(0);
             std::int64_t recomputed_layers = 0;
             for (std::size_t i = 0; i < c.layers.size(); ++i) {
-                const KindFacts& f = kinds.at(model_.stack()[c.layers[i]]);
+                const KindFacts& f = *facts[c.layers[i]];
                 for (std::size_t k = 0; k < sums.size(); ++k) sums[k] = py::add(sums[k], f.per_layer[k]);
                 if (c.recomputed[i]) ++recomputed_layers;
                 else kept_sum = py::add(kept_sum, f.kept_bytes);
