@@ -3,12 +3,13 @@
 // Llama-2-7B (6,738,415,616 parameters).
 #include <catch2/catch.hpp>
 
-#include <cstdio>
+#include <sstream>
 #include <string>
-
-#include <sys/wait.h>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "support/process.h"
 
 namespace {
 
@@ -19,17 +20,14 @@ struct Run {
     std::string out;
 };
 
+// `oprec ARGS` (words split at spaces) through the tests' runner; `err`
+// appends standard error to the output, as a terminal shows both.
 Run oprec(const std::string& args, bool err = false) {
-    const std::string cmd = std::string(OPREC_BINARY) + " " + args + (err ? " 2>&1" : " 2>/dev/null");
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    Run r;
-    char buf[4096];
-    std::size_t n = 0;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    std::vector<std::string> words;
+    std::istringstream in(args);
+    for (std::string w; in >> w;) words.push_back(w);
+    const oprec::testing::RunResult r = oprec::testing::run_oprec(words);
+    return {r.exit_code, err ? r.out + r.err : r.out};
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
