@@ -22,7 +22,7 @@ struct Run {
 
 // `oprec ARGS` (words split at spaces) through the tests' runner; `err`
 // appends standard error to the output, as a terminal shows both.
-Run oprec(const std::string& args, bool err = false) {
+Run run_fit_cli(const std::string& args, bool err = false) {
     std::vector<std::string> words;
     std::istringstream in(args);
     for (std::string w; in >> w;) words.push_back(w);
@@ -33,7 +33,7 @@ Run oprec(const std::string& args, bool err = false) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 nlohmann::json fit_json(const std::string& args) {
-    const Run r = oprec("fit " + args + " --format json");
+    const Run r = run_fit_cli("fit " + args + " --format json");
     INFO(r.out);
     REQUIRE((r.status == 0 || r.status == 1));
     return nlohmann::json::parse(r.out);
@@ -100,30 +100,30 @@ TEST_CASE("fit: 1F1B's first stage holds pp micro-batches, the last one, and the
 }
 
 TEST_CASE("fit: the text report answers whether it fits, with the margin", "[fit][cli]") {
-    Run r = oprec("fit " + kLlama + " --gpus 8 --tp 8", true);
+    Run r = run_fit_cli("fit " + kLlama + " --gpus 8 --tp 8", true);
     INFO(r.out);
     CHECK(r.status == 0);
     CHECK(has(r.out, "peak: stage 0"));
     CHECK(has(r.out, "fits,"));
     CHECK(has(r.out, "to spare"));
-    r = oprec("fit " + kLlama + " --gpus 1 --device-memory 40GiB", true);
+    r = run_fit_cli("fit " + kLlama + " --gpus 1 --device-memory 40GiB", true);
     CHECK(r.status == 1);
     CHECK(has(r.out, "does not fit"));
 }
 
 TEST_CASE("fit: strategies the job cannot take are refused, naming the option", "[fit][cli]") {
-    Run r = oprec("fit " + kLlama + " --gpus 6 --tp 4", true);
+    Run r = run_fit_cli("fit " + kLlama + " --gpus 6 --tp 4", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "--gpus 6 is not a multiple of tp * pp * cp"));
-    r = oprec("fit " + kLlama + " --gpus 6 --pp 3", true);
+    r = run_fit_cli("fit " + kLlama + " --gpus 6 --pp 3", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "32 layers do not split evenly over pp * vpp"));
-    r = oprec("fit " + kLlama + " --device-memory lots", true);
+    r = run_fit_cli("fit " + kLlama + " --device-memory lots", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "--device-memory lots"));
-    r = oprec("fit", true);
+    r = run_fit_cli("fit", true);
     CHECK(r.status == 2);
-    r = oprec("fit " + kLlama + " --records " OPREC_TEST_DATA "/../records/op_records.rec", true);
+    r = run_fit_cli("fit " + kLlama + " --records " OPREC_TEST_DATA "/../records/op_records.rec", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "no `term`"));
 }
