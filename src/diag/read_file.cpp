@@ -36,11 +36,15 @@ std::optional<std::string> read_file_capped(const fs::path& path, std::uintmax_t
             return std::nullopt;
         }
     }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Opened without blocking: a FIFO no one writes to would otherwise hold
+    // the open for ever. Then reads block again, and such a FIFO reads as
+    // empty (no writer is end of file) while a pipe being written streams.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         why = "it cannot be opened";
         return std::nullopt;
     }
+    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     std::string text;
     char buffer[1 << 16];
     for (;;) {

@@ -165,6 +165,25 @@ TEST_CASE("limits: inputs of every kind are capped, /dev/zero refused", "[limits
     CHECK(records.out.find("cannot read `/dev/zero`: it is larger than 64 MiB [E0122]") != std::string::npos);
 }
 
+TEST_CASE("limits: a FIFO no one writes to reads as empty, not a wait for ever", "[limits]") {
+    testing::TempDir dir;
+    const std::string fifo = (dir / "fifo").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string why;
+    const auto text = read_file_capped(fifo, kMaxDocumentBytes, why);
+    REQUIRE(text);
+    CHECK(text->empty());
+    // Through the commands: a layer document, records, a config; each answers.
+    const auto layer = run_oprec({"eval", fifo});
+    CHECK(layer.exit_code != 0);
+    CHECK(layer.err.find(fifo) != std::string::npos);
+    const auto records = run_oprec({"eval", "--records", fifo, kLayer});
+    CHECK(records.exit_code != 0);
+    const auto hf = run_oprec({"eval", "--hf", fifo});
+    CHECK(hf.exit_code != 0);
+    CHECK(hf.err.find(fifo) != std::string::npos);
+}
+
 TEST_CASE("limits: a config of a billion layers, or more experts per token than experts, is refused", "[limits]") {
     LoadResult loaded = hf::load_with_profiles(kShipped, "profiles.rec", stdlib_only());
     REQUIRE(loaded.program);
