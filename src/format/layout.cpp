@@ -71,13 +71,11 @@ std::vector<Logical> logical_lines(const std::vector<Tok>& tokens) {
     return lines;
 }
 
-// The text between two tokens on one output line.
+// The text between two tokens on one output line: it depends on the tokens
+// only, never on how they were spaced, so the output is canonical.
 std::string gap(const Tok& p, bool p_unary, const Tok& t) {
     const std::string& a = p.text;
     const std::string& b = t.text;
-    // The author's alignment.
-    if ((b == ":" || b == "=") && p.line != 0 && p.line == t.line && t.col >= p.col + p.len + 2)
-        return spaces(t.col - p.col - p.len);
     if (is_close(b) || b == "," || b == "?") return "";
     if (is_open(a) || p_unary) return "";
     if (is_open(b)) return p.operand && is_word(a) ? "" : " ";  // a call, a fn's parameters
@@ -130,10 +128,7 @@ Rendered render(const std::vector<Tok>& items, std::size_t indent) {
         }
         if (t.kind == TokKind::Comment) {
             if (open_line) {
-                std::size_t g = 2;
-                if (on_line != nullptr && on_line->line == t.line && t.col > on_line->col + on_line->len)
-                    g = std::max<std::size_t>(2, t.col - on_line->col - on_line->len);
-                cur += spaces(g);
+                cur += spaces(2);  // canonical: how the input was spaced says nothing
             } else {
                 start(false);
             }

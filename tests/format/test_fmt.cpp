@@ -5,6 +5,7 @@
 
 #include <antlr4-runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -76,7 +77,6 @@ std::string fmt(const std::string& text) {
     return *f.text;
 }
 
-}  // namespace
 
 TEST_CASE("fmt is idempotent, keeps meaning and comments, over every .rec", "[fmt]") {
     int formatted = 0, refused = 0;
@@ -99,14 +99,67 @@ TEST_CASE("fmt is idempotent, keeps meaning and comments, over every .rec", "[fm
     CHECK(formatted >= 10);
 }
 
+// Every .rec the project ships: the records and the standard library.
+std::vector<fs::path> shipped_files() {
+    std::vector<fs::path> files;
+    for (const char* dir : {"/records", "/stdlib"})
+        for (const auto& e : fs::directory_iterator(std::string(OPREC_SOURCE_DIR) + dir))
+            if (e.path().extension() == ".rec") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// The text with its spacing scrambled: each run of blanks between tokens
+// (outside strings and comments), the indentation and the blanks before a
+// trailing comment, widened or narrowed at random; never joined.
+std::string scrambled(const std::string& text, unsigned seed) {
+    unsigned state = seed * 2654435761u + 1;
+    auto blanks = [&](std::size_t least) {
+        state = state * 1103515245u + 12345u;
+        return std::string(least + (state >> 16) % 5, ' ');
+    };
+    std::string out;
+    bool in_string = false, in_comment = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n') in_string = in_comment = false;
+        if (in_comment || in_string || (c != ' ' && c != '\t')) {
+            if (!in_comment && c == '"') in_string = !in_string;
+            if (!in_string && c == '#') in_comment = true;
+            out += c;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+        const bool leading = out.empty() || out.back() == '\n';
+        const bool before_end = j == text.size() || text[j] == '\n';
+        if (!before_end) out += blanks(leading ? 0 : 1);
+        i = j - 1;
+    }
+    return out;
+}
+
+}  // namespace
+
 TEST_CASE("the shipped records and stdlib are formatted", "[fmt]") {
-    for (const char* file : {"/records/op_records.rec", "/records/calibrated.rec", "/stdlib/vocabulary.rec",
-                             "/stdlib/fields.rec", "/stdlib/ffn.rec", "/stdlib/profiles.rec"}) {
-        const fs::path path = std::string(OPREC_SOURCE_DIR) + file;
-        if (!fs::exists(path)) continue;
-        INFO(file << " (run `oprec fmt " << file + 1 << "`)");
+    const auto files = shipped_files();
+    CHECK(files.size() >= 8);
+    for (const fs::path& path : files) {
+        INFO(path.string() << " (run `oprec fmt " << path.filename().string() << "`)");
         const std::string text = read(path);
         CHECK(fmt(text) == text);
+    }
+}
+
+TEST_CASE("fmt is canonical: a shipped file spaced at random formats back to itself", "[fmt]") {
+    for (const fs::path& path : shipped_files()) {
+        const std::string text = read(path);
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            INFO(path.string() << ", seed " << seed);
+            const std::string messy = scrambled(text, seed);
+            REQUIRE(messy != text);
+            CHECK(fmt(messy) == text);
+        }
     }
 }
 
@@ -128,9 +181,11 @@ TEST_CASE("fmt's layout", "[fmt]") {
             "     )\n";
         CHECK(fmt(text) == "fn f(w) = (\n    1 * w\n    + (2 * w\n       + 3)\n)\n");
     }
-    SECTION("the author's alignment") {
-        CHECK(fmt("field h      : int\nfield abc    : int\n") == "field h      : int\nfield abc    : int\n");
-        CHECK(fmt("op a   # one\nop bb  # two\n") == "op a   # one\nop bb  # two\n");
+    SECTION("canonical: one space around `=` and `:`, two before a trailing comment, no alignment") {
+        CHECK(fmt("field h      : int\nfield abc    : int\n") == "field h : int\nfield abc : int\n");
+        CHECK(fmt("op a   # one\nop bb  # two\n") == "op a  # one\nop bb  # two\n");
+        CHECK(fmt("op a # one\n") == "op a  # one\n");
+        CHECK(fmt("default  x   =    1\n") == "default x = 1\n");
     }
     SECTION("a formula too long is broken at its loosest operators") {
         const std::string longest =
@@ -213,6 +268,12 @@ TEST_CASE("oprec fmt: in place, --check, --diff, stdin, a file that does not par
     CHECK(read(bad) == "op a\nslot {\n");  // untouched
     Run where = run(bin + " fmt " + bad.string() + " 2>&1 >/dev/null | head -1; true");
     CHECK(where.out.starts_with(bad.string() + ":2:6: error:"));
+
+    // What the project ships passes the check CI would run.
+    const std::string src = OPREC_SOURCE_DIR;
+    Run shipped = run("cd " + src + " && " + bin + " fmt --check records/*.rec stdlib/*.rec");
+    CHECK(shipped.out == "");
+    CHECK(shipped.status == 0);
 
     // Nothing but the files themselves is left behind (no temporaries).
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 3);
