@@ -55,17 +55,18 @@ struct FitStrategy {
     double device_bytes = 80.0 * 1024 * 1024 * 1024;
 };
 
+// A term the records state (`term` or `beside`); a result names each once,
+// and every stage's bytes follow the same order.
 struct FitTerm {
     std::string name;
-    Number bytes;
     bool beside = false;  // reported beside the stage's total, not in it
 };
 
 struct FitStage {
     std::int64_t stage = 0;
     std::int64_t layers = 0;
-    std::vector<FitTerm> terms;
-    Number total;
+    std::vector<Number> bytes;  // each term's, in FitResult::terms' order
+    Number total;               // the counted terms' sum
 };
 
 struct FitResult {
@@ -73,6 +74,7 @@ struct FitResult {
     std::string strategy;     // every default settled
     std::int64_t dp = 1;
     std::int64_t micro_batches = 1;
+    std::vector<FitTerm> terms;    // in the records' order
     std::vector<FitStage> stages;  // in pipeline order
     std::size_t peak_stage = 0;
     double peak_bytes = 0;

@@ -19,11 +19,13 @@ struct FitState {
     hf::HfModel model;
     rank::RankModel rank;  // refers to `model` and the records' program: the state never moves
     std::string description;
+    std::vector<FitTerm> terms;  // the records' terms, as every result names them
 
     FitState(std::shared_ptr<const RecordsState> r, hf::HfConfig config, const std::optional<std::string>& family)
         : records(std::move(r)), model(records->program, std::move(config), family), rank(records->program, model) {
         description = fmt::format("{} (profile {}), {} layers", model.name().empty() ? "model" : model.name(),
                                   model.family().name, model.stack().size());
+        for (const TermInfo& t : records->program.terms) terms.push_back({t.name, t.beside});
     }
 };
 
@@ -120,9 +122,12 @@ FitResult FitModel::fit(const FitStrategy& strategy) const {
         out.strategy = f.strategy;
         out.dp = f.dp;
         out.micro_batches = f.micro_batches;
+        out.terms = state_->terms;
+        out.stages.reserve(f.stages.size());
         for (const rank::StageFit& s : f.stages) {
             FitStage stage{s.stage, s.layers, {}, detail::to_number(s.total)};
-            for (const rank::TermBytes& t : s.terms) stage.terms.push_back({std::string(t.name), detail::to_number(t.bytes), t.beside});
+            stage.bytes.reserve(s.bytes.size());
+            for (const Value& v : s.bytes) stage.bytes.push_back(detail::to_number(v));
             out.stages.push_back(std::move(stage));
         }
         out.peak_stage = f.peak_stage;
@@ -162,18 +167,18 @@ std::string FitResult::to_json(int indent) const {
         w.value(detail::to_value(s.total));
         w.key("terms");
         w.begin_object();
-        for (const FitTerm& t : s.terms)
-            if (!t.beside) {
-                w.key(t.name);
-                w.value(detail::to_value(t.bytes));
+        for (std::size_t t = 0; t < terms.size(); ++t)
+            if (!terms[t].beside) {
+                w.key(terms[t].name);
+                w.value(detail::to_value(s.bytes[t]));
             }
         w.end_object();
         w.key("beside");
         w.begin_object();
-        for (const FitTerm& t : s.terms)
-            if (t.beside) {
-                w.key(t.name);
-                w.value(detail::to_value(t.bytes));
+        for (std::size_t t = 0; t < terms.size(); ++t)
+            if (terms[t].beside) {
+                w.key(terms[t].name);
+                w.value(detail::to_value(s.bytes[t]));
             }
         w.end_object();
         w.end_object();

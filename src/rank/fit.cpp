@@ -36,59 +36,77 @@ Value sum_parts(const Named<Value>& parts) {
 
 }  // namespace
 
+namespace {
+
+// The names the fit binds, with what each means (docs/fit.md); a term reads them by name.
+constexpr std::pair<std::string_view, std::string_view> kBound[] = {
+    {"gpus", "GPUs of the job"},
+    {"pp", "pipeline stages"},
+    {"vp", "model chunks per stage (interleaved pipeline)"},
+    {"vp_group", "micro-batches a chunk takes in a row under the interleaved schedule"},
+    {"dp", "data-parallel size: gpus / (t * pp * cp)"},
+    {"edp", "expert data-parallel size: gpus / (pp * ep * etp)"},
+    {"m", "micro-batches per step per pipeline: gbs / (b * dp)"},
+    {"gbs", "global batch, sequences per step"},
+    {"stage", "this stage, from 0"},
+    {"chunk", "this model chunk of the stage, from 0"},
+    {"layers", "transformer layers of the model"},
+    {"stage_layers", "transformer layers on this stage, every chunk"},
+    {"chunk_layers", "transformer layers in this chunk"},
+    {"chunk_layer_bytes", "activations kept per micro-batch by the chunk's layers not fully recomputed"},
+    {"chunk_recomputed_layers", "the chunk's layers fully recomputed"},
+    {"chunk_recomputed_bytes", "recomputed_layer_bytes() summed over the inputs the recomputed layers keep"},
+    {"recompute_group", "layers recomputed together in the backward"},
+    {"max_layer_bytes", "the most one of the stage's layers keeps per micro-batch, nothing recomputed"},
+    {"last_layer_bytes", "what the stage's last layer keeps per micro-batch, nothing recomputed"},
+    {"zero", "ZeRO stage: 0 none, 1 distributed optimizer, 2 gradients too, 3 weights too"},
+    {"adam", "the optimizer is Adam (else SGD)"},
+    {"param_bytes", "bytes of a weight in the compute dtype"},
+    {"main_grad_bytes", "bytes of an accumulated gradient: 4 when accumulated in fp32, else param_bytes"},
+    {"fp16", "the run is fp16 (loss scaling)"},
+    {"interleaved", "the schedule is interleaved 1F1B (VPP)"},
+    {"gpipe", "the schedule is GPipe"},
+    {"dualpipev", "the schedule is DualPipeV"},
+    {"zero_bubble", "the schedule is zero-bubble"},
+    {"selective", "the layers run selective recompute"},
+    {"cp_ring", "context parallelism is a ring (ring or hybrid algorithm)"},
+    {"cp_ulysses", "context parallelism is Ulysses"},
+    {"v", "vocabulary, padded"},
+    {"tied", "input embedding and output layer share one table"},
+    {"learned_positions", "a learned position embedding"},
+    {"max_positions", "max_position_embeddings"},
+    {"mtp_layers", "multi-token prediction layers (on the last stage)"},
+    {"grouped_gemm", "MoE experts run as one grouped GEMM"},
+    {"fused_cross_entropy", "the loss is one fused kernel"},
+    {"moe_allgather", "MoE tokens are dispatched by all-gather (else all-to-all)"},
+    {"deferred_wgrad", "micro-batches whose output-layer weight gradient waits (0: none)"},
+    {"block_params", "per layer kind: layer_block's non-expert parameters (attention, norms, dense ffn or router)"},
+    {"block_routed_params", "per layer kind: layer_block's routed-expert parameters"},
+    {"block_shared_params", "per layer kind: layer_block's shared-expert parameters"},
+};
+
+// A bound name's index in kBound, found at compile time (a typo does not compile).
+consteval std::size_t bound(std::string_view name) {
+    for (std::size_t i = 0; i < std::size(kBound); ++i)
+        if (kBound[i].first == name) return i;
+    throw "not a bound name";
+}
+
+}  // namespace
+
 const std::vector<std::pair<std::string, std::string>>& RankModel::bound_names() {
-    static const std::vector<std::pair<std::string, std::string>> names{
-        {"gpus", "GPUs of the job"},
-        {"pp", "pipeline stages"},
-        {"vp", "model chunks per stage (interleaved pipeline)"},
-        {"vp_group", "micro-batches a chunk takes in a row under the interleaved schedule"},
-        {"dp", "data-parallel size: gpus / (t * pp * cp)"},
-        {"edp", "expert data-parallel size: gpus / (pp * ep * etp)"},
-        {"m", "micro-batches per step per pipeline: gbs / (b * dp)"},
-        {"gbs", "global batch, sequences per step"},
-        {"stage", "this stage, from 0"},
-        {"chunk", "this model chunk of the stage, from 0"},
-        {"layers", "transformer layers of the model"},
-        {"stage_layers", "transformer layers on this stage, every chunk"},
-        {"chunk_layers", "transformer layers in this chunk"},
-        {"chunk_layer_bytes", "activations kept per micro-batch by the chunk's layers not fully recomputed"},
-        {"chunk_recomputed_layers", "the chunk's layers fully recomputed"},
-        {"chunk_recomputed_bytes", "recomputed_layer_bytes() summed over the inputs the recomputed layers keep"},
-        {"recompute_group", "layers recomputed together in the backward"},
-        {"max_layer_bytes", "the most one of the stage's layers keeps per micro-batch, nothing recomputed"},
-        {"last_layer_bytes", "what the stage's last layer keeps per micro-batch, nothing recomputed"},
-        {"zero", "ZeRO stage: 0 none, 1 distributed optimizer, 2 gradients too, 3 weights too"},
-        {"adam", "the optimizer is Adam (else SGD)"},
-        {"param_bytes", "bytes of a weight in the compute dtype"},
-        {"main_grad_bytes", "bytes of an accumulated gradient: 4 when accumulated in fp32, else param_bytes"},
-        {"fp16", "the run is fp16 (loss scaling)"},
-        {"interleaved", "the schedule is interleaved 1F1B (VPP)"},
-        {"gpipe", "the schedule is GPipe"},
-        {"dualpipev", "the schedule is DualPipeV"},
-        {"zero_bubble", "the schedule is zero-bubble"},
-        {"selective", "the layers run selective recompute"},
-        {"cp_ring", "context parallelism is a ring (ring or hybrid algorithm)"},
-        {"cp_ulysses", "context parallelism is Ulysses"},
-        {"v", "vocabulary, padded"},
-        {"tied", "input embedding and output layer share one table"},
-        {"learned_positions", "a learned position embedding"},
-        {"max_positions", "max_position_embeddings"},
-        {"mtp_layers", "multi-token prediction layers (on the last stage)"},
-        {"grouped_gemm", "MoE experts run as one grouped GEMM"},
-        {"fused_cross_entropy", "the loss is one fused kernel"},
-        {"moe_allgather", "MoE tokens are dispatched by all-gather (else all-to-all)"},
-        {"deferred_wgrad", "micro-batches whose output-layer weight gradient waits (0: none)"},
-        {"block_params", "per layer kind: layer_block's non-expert parameters (attention, norms, dense ffn or router)"},
-        {"block_routed_params", "per layer kind: layer_block's routed-expert parameters"},
-        {"block_shared_params", "per layer kind: layer_block's shared-expert parameters"},
-    };
+    static const std::vector<std::pair<std::string, std::string>> names = [] {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& [name, meaning] : kBound) out.emplace_back(name, meaning);
+        return out;
+    }();
     return names;
 }
 
 RankModel::RankModel(const Program& program, const hf::HfModel& model)
     : program_(program), model_(model), records_(program) {
-    for (const auto& [name, meaning] : bound_names())
-        if (auto id = program.find_name(name)) bound_.emplace(name, *id);
+    bound_.resize(std::size(kBound));
+    for (std::size_t i = 0; i < std::size(kBound); ++i) bound_[i] = program.find_name(kBound[i].first);
     if (program.terms.empty())
         throw FitError("the records state no `term`: they are op records, not a whole-rank model "
                        "(records/rank_calibrated.rec and records/rank_reference.rec are)");
@@ -127,9 +145,10 @@ std::shared_ptr<const RankModel::Prepared> RankModel::prepare(const hf::Strategy
             if (auto id = program_.find_name(r.name))
                 if (auto v = program_.profiles.run_setting(family, r.name)) names.set(*id, *v);
     };
-    auto out = std::make_shared<Prepared>(Prepared{key, {}, Bindings(program_)});
+    auto out = std::make_shared<Prepared>(Prepared{key, {}, {}, Bindings(program_)});
     const std::string& representative = model_.stack().at(model_.representative_layer());
-    for (const auto& [kind, count] : model_.kinds()) {
+    for (const auto& entry : model_.kinds()) {
+        const std::string& kind = entry.first;  // a name, not a binding: the lambdas below capture it
         const LayerKind& k = *model_.family().find_kind(kind);
         const LayerDoc plain_doc = model_.layer_of_kind(k, plain);
         const LayerDoc kept_doc = model_.layer_of_kind(k, kept);
@@ -137,7 +156,8 @@ std::shared_ptr<const RankModel::Prepared> RankModel::prepare(const hf::Strategy
         bind_run_settings(names);
         if (kind == representative) {  // the terms read its fields, and what the fit binds
             out->names = names;
-            for (const auto& [name, id] : bound_) out->names.set(id, I(0));
+            for (const std::optional<NameId>& id : bound_)
+                if (id) out->names.set(*id, I(0));
         }
         auto bind_native = [&](const char* name, auto count_of) {
             if (auto id = program_.find_name(name)) {
@@ -174,6 +194,8 @@ std::shared_ptr<const RankModel::Prepared> RankModel::prepare(const hf::Strategy
         if (recomputed_layer_bytes_) f.recomputed_bytes = call(*recomputed_layer_bytes_, kRecomputedLayerBytes);
         out->kinds.emplace(kind, std::move(f));
     }
+    out->by_layer.reserve(model_.stack().size());
+    for (const std::string& kind : model_.stack()) out->by_layer.push_back(&out->kinds.at(kind));
     const std::lock_guard<std::mutex> lock(last_mutex_);
     if (recent_.size() == 4) recent_.erase(recent_.begin());
     recent_.push_back(out);
@@ -200,49 +222,46 @@ Fit RankModel::fit(const RankStrategy& s) const {
     const Layout layout = lay_out(model_.stack().size(), s);
 
     const std::shared_ptr<const Prepared> prepared = prepare(layer_strategy);
-    // Each layer's kind's facts, found once (the stack names kinds by string).
-    std::vector<const KindFacts*> facts;
-    facts.reserve(model_.stack().size());
-    for (const std::string& kind : model_.stack()) facts.push_back(&prepared->kinds.at(kind));
+    const std::vector<const KindFacts*>& facts = prepared->by_layer;
     Bindings names = prepared->names;
-    auto bind = [&](std::string_view name, Value v) {
-        if (auto it = bound_.find(name); it != bound_.end()) names.set(it->second, v);
+    auto bind = [&](std::size_t index, Value v) {
+        if (const std::optional<NameId>& id = bound_[index]) names.set(*id, v);
     };
     const hf::HfConfig& config = model_.config();
     const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
     const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(false);
     const Schedule schedule = s.schedule_or_default();
     const std::int64_t param_bytes = hf::dtype_bytes(*layer_strategy.dtype);
-    bind("gpus", I(s.gpus));
-    bind("pp", I(s.pp));
-    bind("vp", I(s.vpp));
-    bind("vp_group", I(s.vp_group.value_or(s.pp)));
-    bind("dp", I(dp));
-    bind("edp", I(edp));
-    bind("m", I(m));
-    bind("gbs", I(gbs));
-    bind("layers", I(static_cast<std::int64_t>(model_.stack().size())));
-    bind("zero", I(s.zero));
-    bind("adam", B(s.optimizer == Optimizer::Adam));
-    bind("param_bytes", I(param_bytes));
-    bind("main_grad_bytes", I(s.fp32_grads ? 4 : param_bytes));
-    bind("fp16", B(*layer_strategy.dtype == hf::Dtype::Fp16));
-    bind("interleaved", B(schedule == Schedule::Interleaved));
-    bind("gpipe", B(schedule == Schedule::GPipe));
-    bind("dualpipev", B(schedule == Schedule::DualPipeV));
-    bind("zero_bubble", B(schedule == Schedule::ZeroBubble));
-    bind("selective", B(layer_strategy.recompute == hf::Recompute::Selective));
-    bind("cp_ring", B(layer_strategy.cp_algo != CpAlgo::Ulysses));
-    bind("cp_ulysses", B(layer_strategy.cp_algo == CpAlgo::Ulysses));
-    bind("v", I(vocab));
-    bind("tied", B(tied));
-    bind("learned_positions", B(s.learned_positions));
-    bind("max_positions", I(config.count("max_position_embeddings").value_or(0)));
-    bind("mtp_layers", I(s.mtp_layers));
-    bind("grouped_gemm", B(s.grouped_gemm));
-    bind("fused_cross_entropy", B(s.fused_cross_entropy));
-    bind("moe_allgather", B(s.moe_allgather));
-    bind("deferred_wgrad", I(s.deferred_wgrad));
+    bind(bound("gpus"), I(s.gpus));
+    bind(bound("pp"), I(s.pp));
+    bind(bound("vp"), I(s.vpp));
+    bind(bound("vp_group"), I(s.vp_group.value_or(s.pp)));
+    bind(bound("dp"), I(dp));
+    bind(bound("edp"), I(edp));
+    bind(bound("m"), I(m));
+    bind(bound("gbs"), I(gbs));
+    bind(bound("layers"), I(static_cast<std::int64_t>(model_.stack().size())));
+    bind(bound("zero"), I(s.zero));
+    bind(bound("adam"), B(s.optimizer == Optimizer::Adam));
+    bind(bound("param_bytes"), I(param_bytes));
+    bind(bound("main_grad_bytes"), I(s.fp32_grads ? 4 : param_bytes));
+    bind(bound("fp16"), B(*layer_strategy.dtype == hf::Dtype::Fp16));
+    bind(bound("interleaved"), B(schedule == Schedule::Interleaved));
+    bind(bound("gpipe"), B(schedule == Schedule::GPipe));
+    bind(bound("dualpipev"), B(schedule == Schedule::DualPipeV));
+    bind(bound("zero_bubble"), B(schedule == Schedule::ZeroBubble));
+    bind(bound("selective"), B(layer_strategy.recompute == hf::Recompute::Selective));
+    bind(bound("cp_ring"), B(layer_strategy.cp_algo != CpAlgo::Ulysses));
+    bind(bound("cp_ulysses"), B(layer_strategy.cp_algo == CpAlgo::Ulysses));
+    bind(bound("v"), I(vocab));
+    bind(bound("tied"), B(tied));
+    bind(bound("learned_positions"), B(s.learned_positions));
+    bind(bound("max_positions"), I(config.count("max_position_embeddings").value_or(0)));
+    bind(bound("mtp_layers"), I(s.mtp_layers));
+    bind(bound("grouped_gemm"), B(s.grouped_gemm));
+    bind(bound("fused_cross_entropy"), B(s.fused_cross_entropy));
+    bind(bound("moe_allgather"), B(s.moe_allgather));
+    bind(bound("deferred_wgrad"), I(s.deferred_wgrad));
 
     Fit out;
     RankStrategy settled = s;
@@ -251,31 +270,35 @@ Fit RankModel::fit(const RankStrategy& s) const {
     out.dp = dp;
     out.micro_batches = m;
     out.device_bytes = s.device_bytes;
+    out.stages.reserve(static_cast<std::size_t>(s.pp));
+    std::vector<Value> sums(layer_fns_.size());
     for (std::int64_t stage = 0; stage < s.pp; ++stage) {
         StageFit sf;
         sf.stage = stage;
-        for (const TermInfo& t : program_.terms) sf.terms.push_back({t.name, I(0), t.beside});
+        sf.bytes.assign(program_.terms.size(), I(0));
         Value max_layer = I(0), last_layer = I(0);
-        for (const Chunk& c : layout.stages[stage])
-            for (std::size_t l : c.layers) {
+        for (std::int64_t ci = 0; ci < layout.vp; ++ci) {
+            const Chunk& c = layout.chunk(stage, ci);
+            for (std::size_t l = c.first; l < c.first + c.count; ++l) {
                 last_layer = facts[l]->plain_bytes;
                 max_layer = larger(max_layer, last_layer);
             }
-        bind("stage", I(stage));
-        bind("stage_layers", I(layout.stage_layers(stage)));
-        bind("max_layer_bytes", max_layer);
-        bind("last_layer_bytes", last_layer);
-        for (std::size_t ci = 0; ci < layout.stages[stage].size(); ++ci) {
-            const Chunk& c = layout.stages[stage][ci];
-            std::vector<Value> sums(layer_fns_.size(), I(0));
+        }
+        bind(bound("stage"), I(stage));
+        bind(bound("stage_layers"), I(layout.stage_layers(stage)));
+        bind(bound("max_layer_bytes"), max_layer);
+        bind(bound("last_layer_bytes"), last_layer);
+        for (std::int64_t ci = 0; ci < layout.vp; ++ci) {
+            const Chunk& c = layout.chunk(stage, ci);
+            std::fill(sums.begin(), sums.end(), I(0));
             Value kept_sum = I(0), recomputed = I(0);
             std::int64_t recomputed_layers = 0;
-            for (std::size_t i = 0; i < c.layers.size(); ++i) {
-                const KindFacts& f = *facts[c.layers[i]];
+            for (std::size_t i = 0; i < c.count; ++i) {
+                const KindFacts& f = *facts[c.first + i];
                 for (std::size_t k = 0; k < sums.size(); ++k) sums[k] = py::add(sums[k], f.per_layer[k]);
-                if (c.recomputed[i]) ++recomputed_layers;
+                if (c.recomputed(i)) ++recomputed_layers;
                 else kept_sum = py::add(kept_sum, f.kept_bytes);
-                if (c.keeps_input[i]) {
+                if (c.keeps_input(i)) {
                     if (!f.recomputed_bytes)
                         throw FitError(fmt::format("the records declare no fn `{}()`: what a fully recomputed layer keeps",
                                                    kRecomputedLayerBytes));
@@ -284,17 +307,17 @@ Fit RankModel::fit(const RankStrategy& s) const {
             }
             for (std::size_t k = 0; k < sums.size(); ++k)
                 if (layer_fns_[k].chunk_name) names.set(*layer_fns_[k].chunk_name, sums[k]);
-            bind("chunk", I(static_cast<std::int64_t>(ci)));
-            bind("chunk_layers", I(static_cast<std::int64_t>(c.layers.size())));
-            bind("chunk_layer_bytes", kept_sum);
-            bind("chunk_recomputed_layers", I(recomputed_layers));
-            bind("chunk_recomputed_bytes", recomputed);
-            bind("recompute_group", I(c.recompute_group));
+            bind(bound("chunk"), I(ci));
+            bind(bound("chunk_layers"), I(static_cast<std::int64_t>(c.count)));
+            bind(bound("chunk_layer_bytes"), kept_sum);
+            bind(bound("chunk_recomputed_layers"), I(recomputed_layers));
+            bind(bound("chunk_recomputed_bytes"), recomputed);
+            bind(bound("recompute_group"), I(c.recompute_group));
             Interpreter<const Bindings> interp(program_.code, names);
             for (std::size_t ti = 0; ti < program_.terms.size(); ++ti) {
                 const TermInfo& t = program_.terms[ti];
                 try {
-                    sf.terms[ti].bytes = py::add(sf.terms[ti].bytes, interp.run(t.formula));
+                    sf.bytes[ti] = py::add(sf.bytes[ti], interp.run(t.formula));
                 } catch (const EvalError& e) {
                     throw FitError(fmt::format("{}: term `{}` (stage {}, chunk {}): {}", program_.sources.where(e.span()),
                                                t.name, stage, ci, e.what()));
@@ -303,12 +326,13 @@ Fit RankModel::fit(const RankStrategy& s) const {
         }
         sf.layers = layout.stage_layers(stage);
         Value total = Value::real(0.0);
-        for (const TermBytes& t : sf.terms) {
-            const double d = t.bytes.as_double();
+        for (std::size_t ti = 0; ti < sf.bytes.size(); ++ti) {
+            const Value bytes = sf.bytes[ti];
+            const double d = bytes.as_double();
             if (!(d >= 0) || d > 1e30)
                 throw FitError(fmt::format("term `{}` gives {} bytes on stage {}: a rank's bytes are finite and not negative",
-                                           t.name, repr(t.bytes), stage));
-            if (!t.beside) total = py::add(total, t.bytes);
+                                           program_.terms[ti].name, repr(bytes), stage));
+            if (!program_.terms[ti].beside) total = py::add(total, bytes);
         }
         sf.total = total;
         out.stages.push_back(std::move(sf));

@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,16 +21,10 @@
 
 namespace oprec::rank {
 
-struct TermBytes {
-    std::string_view name;  // the records' (the program outlives a fit's result)
-    Value bytes;            // summed over the stage's model chunks
-    bool beside = false;    // reported beside the total, not in it
-};
-
 struct StageFit {
     std::int64_t stage = 0;
     std::int64_t layers = 0;       // transformer layers on the stage, every chunk
-    std::vector<TermBytes> terms;  // in the records' order
+    std::vector<Value> bytes;      // each of Program::terms, summed over the stage's model chunks
     Value total;                   // the counted terms' sum, from 0.0 in order
 };
 
@@ -86,6 +79,7 @@ private:
     struct Prepared {
         std::string key;                        // the layer strategy it was made for
         std::map<std::string, KindFacts> kinds;
+        std::vector<const KindFacts*> by_layer;  // each layer's kind's, in the stack's order
         Bindings names;                         // the representative layer's fields and the run settings
     };
     std::shared_ptr<const Prepared> prepare(const hf::Strategy& layer_strategy) const;
@@ -95,7 +89,7 @@ private:
     RecordsEvaluator records_;
     std::vector<LayerFn> layer_fns_;
     std::optional<NodeId> recomputed_layer_bytes_;
-    std::unordered_map<std::string_view, NameId> bound_;  // bound_names() a formula reads, to their ids
+    std::vector<std::optional<NameId>> bound_;  // bound_names()' ids, where a formula reads them
     mutable std::mutex last_mutex_;
     // The last layer strategies prepared, the newest last: a sweep tries
     // each strategy under each recompute setting in turn.

@@ -10,7 +10,7 @@ namespace oprec::rank {
 
 std::int64_t Layout::stage_layers(std::int64_t stage) const {
     std::int64_t n = 0;
-    for (const Chunk& c : stages.at(static_cast<std::size_t>(stage))) n += static_cast<std::int64_t>(c.layers.size());
+    for (std::int64_t c = 0; c < vp; ++c) n += static_cast<std::int64_t>(chunk(stage, c).count);
     return n;
 }
 
@@ -20,19 +20,16 @@ namespace {
 // _checkpointed_forward): uniform groups of n layers, each keeping its
 // input; or the first n layers alone, each keeping its own.
 void mark_recompute(Chunk& c, const RankStrategy& s) {
-    const std::size_t size = c.layers.size();
-    c.recomputed.assign(size, false);
-    c.keeps_input.assign(size, false);
+    const std::size_t size = c.count;
     if (s.layer.recompute != hf::Recompute::Full) return;
     const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, s.recompute_layers.value_or(1)));
     if (s.recompute_method == RecomputeMethod::Uniform) {
-        for (std::size_t i = 0; i < size; ++i) {
-            c.recomputed[i] = true;
-            c.keeps_input[i] = i % n == 0;
-        }
+        c.uniform = true;
+        c.group = n;
+        c.recomputed_count = size;
         c.recompute_group = static_cast<std::int64_t>(std::min(n, size));
     } else {
-        for (std::size_t i = 0; i < std::min(n, size); ++i) c.recomputed[i] = c.keeps_input[i] = true;
+        c.recomputed_count = std::min(n, size);
     }
 }
 
@@ -54,7 +51,9 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
         return lay_out(layers, balanced);
     }
     Layout out;
-    out.stages.assign(static_cast<std::size_t>(pp), std::vector<Chunk>(static_cast<std::size_t>(vp)));
+    out.pp = pp;
+    out.vp = vp;
+    out.chunks.assign(static_cast<std::size_t>(pp * vp), Chunk{});
     if (!s.virtual_stage_layers.empty()) {
         // Stated: virtual stage v = c * pp + st holds the next count of layers, in model order.
         if (static_cast<std::int64_t>(s.virtual_stage_layers.size()) != pp * vp)
@@ -66,10 +65,13 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
                                        [](std::int64_t n) { return n < 0; }))
             throw FitError(fmt::format("the virtual stages place {} layers; the model has {}", placed, L));
         std::size_t next = 0;
-        for (std::int64_t v = 0; v < pp * vp; ++v)
-            for (std::int64_t i = 0; i < s.virtual_stage_layers[v]; ++i) out.stages[v % pp][v / pp].layers.push_back(next++);
-        for (auto& stage : out.stages)
-            for (Chunk& c : stage) mark_recompute(c, s);
+        for (std::int64_t v = 0; v < pp * vp; ++v) {
+            Chunk& c = out.chunk(v % pp, v / pp);
+            c.first = next;
+            c.count = static_cast<std::size_t>(s.virtual_stage_layers[v]);
+            next += c.count;
+        }
+        for (Chunk& c : out.chunks) mark_recompute(c, s);
         return out;
     }
     std::vector<std::int64_t> per_stage(static_cast<std::size_t>(pp), 0);
@@ -96,18 +98,23 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
     }
     if (uneven) {
         std::size_t next = 0;
-        for (std::int64_t st = 0; st < pp; ++st)
-            for (std::int64_t i = 0; i < per_stage[st]; ++i) out.stages[st][0].layers.push_back(next++);
+        for (std::int64_t st = 0; st < pp; ++st) {
+            Chunk& c = out.chunk(st, 0);
+            c.first = next;
+            c.count = static_cast<std::size_t>(per_stage[st]);
+            next += c.count;
+        }
     } else {
         // Interleaved: chunk c of stage st holds slice c * pp + st of pp * vp equal slices.
         const std::int64_t slice = L / (pp * vp);
         for (std::int64_t st = 0; st < pp; ++st)
-            for (std::int64_t c = 0; c < vp; ++c)
-                for (std::int64_t i = 0; i < slice; ++i)
-                    out.stages[st][c].layers.push_back(static_cast<std::size_t>((c * pp + st) * slice + i));
+            for (std::int64_t c = 0; c < vp; ++c) {
+                Chunk& chunk = out.chunk(st, c);
+                chunk.first = static_cast<std::size_t>((c * pp + st) * slice);
+                chunk.count = static_cast<std::size_t>(slice);
+            }
     }
-    for (auto& stage : out.stages)
-        for (Chunk& c : stage) mark_recompute(c, s);
+    for (Chunk& c : out.chunks) mark_recompute(c, s);
     return out;
 }
 

@@ -12,19 +12,32 @@
 
 namespace oprec::rank {
 
+// A model chunk holds a run of consecutive layers (Megatron assigns each
+// virtual stage a contiguous slice), so a range says which.
 struct Chunk {
-    std::vector<std::size_t> layers;  // global layer indices, in order
-    std::vector<bool> recomputed;     // parallel: the layer is fully recomputed
-    std::vector<bool> keeps_input;    // parallel: a recomputed group's input is kept at this layer
-    std::int64_t recompute_group = 1; // layers recomputed together in the backward
+    std::size_t first = 0;             // its first layer's global index
+    std::size_t count = 0;             // layers in the chunk
+    std::size_t recomputed_count = 0;  // the first ones fully recomputed (all under `uniform`)
+    std::size_t group = 1;             // uniform: each group of this many keeps its first layer's input
+    bool uniform = false;
+    std::int64_t recompute_group = 1;  // layers recomputed together in the backward
+
+    bool recomputed(std::size_t i) const { return i < recomputed_count; }
+    // A recomputed group's input is kept at this layer (i: from the chunk's first).
+    bool keeps_input(std::size_t i) const { return recomputed(i) && (!uniform || i % group == 0); }
 };
 
+// Chunks stage-major: stage st's chunk c is chunks[st * vp + c].
 struct Layout {
-    std::vector<std::vector<Chunk>> stages;  // [stage][chunk]
+    std::int64_t pp = 1, vp = 1;
+    std::vector<Chunk> chunks;
+    const Chunk& chunk(std::int64_t stage, std::int64_t c) const {
+        return chunks[static_cast<std::size_t>(stage * vp + c)];
+    }
+    Chunk& chunk(std::int64_t stage, std::int64_t c) { return chunks[static_cast<std::size_t>(stage * vp + c)]; }
     std::int64_t stage_layers(std::int64_t stage) const;
 };
 
-// Throws FitError (fit.h) for sizes that do not divide or leave a stage empty.
 Layout lay_out(std::size_t layers, const RankStrategy& s);
 
 }  // namespace oprec::rank

@@ -32,7 +32,7 @@ std::string fit_text(const FitResult& r, std::string_view source, std::string_vi
     if (r.stages.empty()) return out;
     const std::vector<std::size_t> shown = shown_stages(r);
     std::size_t name_width = 5;
-    for (const FitTerm& t : r.stages.front().terms) name_width = std::max(name_width, t.name.size() + (t.beside ? 9 : 0));
+    for (const FitTerm& t : r.terms) name_width = std::max(name_width, t.name.size() + (t.beside ? 9 : 0));
     constexpr std::size_t kCol = 12;
     auto row = [&](const std::string& label, auto cell) {
         std::string line = fmt::format("  {:<{}}", label, name_width);
@@ -44,15 +44,13 @@ std::string fit_text(const FitResult& r, std::string_view source, std::string_vi
     };
     row("stage", [](const FitStage& s) { return fmt::format("{}", s.stage); });
     row("layers", [](const FitStage& s) { return fmt::format("{}", s.layers); });
-    const std::size_t terms = r.stages.front().terms.size();
-    for (std::size_t t = 0; t < terms; ++t)
-        if (!r.stages.front().terms[t].beside)
-            row(r.stages.front().terms[t].name, [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    for (std::size_t t = 0; t < r.terms.size(); ++t)
+        if (!r.terms[t].beside)
+            row(r.terms[t].name, [&](const FitStage& s) { return gib(s.bytes[t].to_double()); });
     row("total", [](const FitStage& s) { return gib(s.total.to_double()); });
-    for (std::size_t t = 0; t < terms; ++t)
-        if (r.stages.front().terms[t].beside)
-            row(r.stages.front().terms[t].name + " (beside)",
-                [&](const FitStage& s) { return gib(s.terms[t].bytes.to_double()); });
+    for (std::size_t t = 0; t < r.terms.size(); ++t)
+        if (r.terms[t].beside)
+            row(r.terms[t].name + " (beside)", [&](const FitStage& s) { return gib(s.bytes[t].to_double()); });
     if (shown.size() < r.stages.size()) out += fmt::format("  ({} stages; {})\n", r.stages.size(), all_stages);
     const double margin = r.device_bytes - r.peak_bytes;
     out += fmt::format("\npeak: stage {}, {} of {}: {}\n", r.peak_stage, gib(r.peak_bytes), gib(r.device_bytes),
