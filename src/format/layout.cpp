@@ -98,6 +98,7 @@ Rendered render(const std::vector<Tok>& items, std::size_t indent) {
     r.cols.resize(items.size());
     std::vector<Open> opens;
     std::string cur;
+    std::size_t width = 0;  // cur's columns, kept as it grows: counting them each token was quadratic
     std::size_t cur_indent = indent;
     bool open_line = false, last_was_open = false, prev_unary = false;
     const Tok* prev = nullptr;     // the previous code token of the logical line
@@ -109,6 +110,7 @@ Rendered render(const std::vector<Tok>& items, std::size_t indent) {
             ind = closing ? (b.hanging ? b.line_indent : b.col) : (b.hanging ? b.line_indent + 4 : b.col + 1);
         }
         cur = spaces(ind);
+        width = ind;
         cur_indent = ind;
         open_line = true;
     };
@@ -117,9 +119,10 @@ Rendered render(const std::vector<Tok>& items, std::size_t indent) {
         if (t.kind == TokKind::Newline) {
             if (open_line) {
                 if (last_was_open && !opens.empty()) opens.back().hanging = true;
-                while (!cur.empty() && cur.back() == ' ') cur.pop_back();
+                while (!cur.empty() && cur.back() == ' ') cur.pop_back(), --width;
                 r.lines.push_back(std::move(cur));
                 cur.clear();
+                width = 0;
                 open_line = false;
                 on_line = nullptr;
                 last_was_open = false;
@@ -129,19 +132,26 @@ Rendered render(const std::vector<Tok>& items, std::size_t indent) {
         if (t.kind == TokKind::Comment) {
             if (open_line) {
                 cur += spaces(2);  // canonical: how the input was spaced says nothing
+                width += 2;
             } else {
                 start(false);
             }
-            r.cols[i] = column_count(cur);
+            r.cols[i] = width;
             cur += t.text;
+            width += t.len;
             on_line = &t;
             continue;
         }
         const bool unary = (t.text == "-" || t.text == "+") && (prev == nullptr || !prev->operand);
         if (!open_line) start(is_close(t.text));
-        else if (on_line != nullptr) cur += on_line->kind == TokKind::Code ? gap(*on_line, prev_unary, t) : " ";
-        r.cols[i] = column_count(cur);
+        else if (on_line != nullptr) {
+            const std::string g = on_line->kind == TokKind::Code ? gap(*on_line, prev_unary, t) : " ";
+            cur += g;
+            width += g.size();  // blanks only
+        }
+        r.cols[i] = width;
         cur += t.text;
+        width += t.len;
         if (is_open(t.text)) opens.push_back({cur_indent, r.cols[i], false});
         if (is_close(t.text) && !opens.empty()) opens.pop_back();
         last_was_open = is_open(t.text);
