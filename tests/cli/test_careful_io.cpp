@@ -163,3 +163,39 @@ TEST_CASE("careful io: a file changed since it was read is left, the new text pu
     CHECK(cli::write_file(file, "ours\n", why, &same));
     CHECK(testing::read_text(file) == "ours\n");
 }
+
+TEST_CASE("careful io: import -o and export -o write a symlink's target and keep hard links", "[cli][io]") {
+    testing::TempDir dir;
+    for (const char* command : {"import", "export"}) {
+        INFO(command);
+        const std::string input = std::string(command) == "import" ? kYaml : kRoot + "/records/op_records.rec";
+        const auto target = dir.write(std::string(command) + ".out", "old\n");
+        const fs::path link = dir / (std::string(command) + ".link");
+        const fs::path other = dir / (std::string(command) + ".other");
+        fs::create_symlink(target, link);
+        fs::create_hard_link(target, other);
+        REQUIRE(::chmod(target.c_str(), 0640) == 0);
+        const auto r = run_oprec({command, input, "-o", link.string()});
+        CHECK(r.exit_code == 0);
+        CHECK(fs::is_symlink(link));
+        const std::string written = testing::read_text(target);
+        CHECK(written.size() > 1000);
+        CHECK(testing::read_text(other) == written);  // the hard link not split
+        CHECK(fs::hard_link_count(target) == 2);
+        struct stat st{};
+        REQUIRE(::stat(target.c_str(), &st) == 0);
+        CHECK((st.st_mode & 07777) == 0640);
+    }
+}
+
+TEST_CASE("wrong input: export refuses records whose YAML import would refuse, writing nothing", "[cli]") {
+    testing::TempDir dir;
+    // `null` is a name to oprec and no key to YAML: the export would not load back.
+    const std::string records = testing::read_text(kRoot + "/records/op_records.rec") + "default null = 1\n";
+    const auto file = dir.write("nullkey.rec", records);
+    const fs::path out = dir / "out.yaml";
+    const auto r = run_oprec({"export", file.string(), "-o", out.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("would accept: nothing written") != std::string::npos);
+    CHECK(!fs::exists(out));
+}
