@@ -60,6 +60,9 @@ struct FitStrategy {
 struct FitTerm {
     std::string name;
     bool beside = false;  // reported beside the stage's total, not in it
+    std::string where;    // its declaration's file:line:col in the records
+    std::string text;     // the declaration as written (`term name = ...`)
+    std::string comment;  // the comment lines just above it (its source), `#` and all
 };
 
 struct FitStage {

@@ -14,6 +14,23 @@ namespace oprec {
 
 namespace detail {
 
+namespace {
+// A term's declaration as written: its lines until the brackets it opens
+// close; and the comment lines just above, which name its source.
+void declaration(const SourceFile& file, std::uint32_t line, FitTerm& term) {
+    int depth = 0;
+    for (std::uint32_t l = line; l <= file.line_count(); ++l) {
+        const std::string_view text = file.line(l);
+        term.text += std::string(text) + "\n";
+        for (char c : text.substr(0, text.find('#'))) depth += (c == '(' || c == '[') - (c == ')' || c == ']');
+        if (depth <= 0) break;
+    }
+    std::uint32_t first = line;
+    while (first > 1 && file.line(first - 1).starts_with("#")) --first;
+    for (std::uint32_t l = first; l < line; ++l) term.comment += std::string(file.line(l)) + "\n";
+}
+}  // namespace
+
 struct FitState {
     std::shared_ptr<const RecordsState> records;
     hf::HfModel model;
@@ -25,7 +42,12 @@ struct FitState {
         : records(std::move(r)), model(records->program, std::move(config), family), rank(records->program, model) {
         description = fmt::format("{} (profile {}), {} layers", model.name().empty() ? "model" : model.name(),
                                   model.family().name, model.stack().size());
-        for (const TermInfo& t : records->program.terms) terms.push_back({t.name, t.beside});
+        const SourceMap& sources = records->program.sources;
+        for (const TermInfo& t : records->program.terms) {
+            FitTerm term{t.name, t.beside, sources.where(t.span), {}, {}};
+            if (t.span.known()) declaration(sources.file(t.span.file), t.span.line, term);
+            terms.push_back(std::move(term));
+        }
     }
 };
 

@@ -12,6 +12,7 @@
 #include "cli/paths.h"
 #include "oprec/fit.h"
 #include "repl/fit_report.h"
+#include "serve/plot.h"
 #include "value/byte_size.h"
 #include "value/bytes_text.h"
 
@@ -25,6 +26,7 @@ struct FitArgs {
     std::string records = "calibrated";
     std::string format = "text";
     std::string family;
+    std::string plot;  // --plot FILE.html
     std::string device = "80GiB";
     std::int64_t gpus = 8, tp = 1, pp = 1, vpp = 1, cp = 1, ep = 1, etp = 1, mbs = 1;
     std::optional<std::int64_t> gbs, seq, recompute_layers, first_stage_layers, last_stage_layers, vocab;
@@ -119,6 +121,19 @@ int run(const FitArgs& args) {
             model.emplace(*records, args.config, family);
         }
         const FitResult result = model->fit(strategy);
+        if (!args.plot.empty()) {
+            const std::filesystem::path web = data_dir() / "web";
+            std::error_code ec;
+            const std::filesystem::path vendor = std::filesystem::exists(web / "vendor", ec) ? web / "vendor"
+                                                                                              : web / "node_modules";
+            std::string why;
+            const auto html = serve::fit_plot_html(fmt::format("oprec fit: {}", result.model), result.to_json(-1),
+                                                   web, vendor, why);
+            if (!html || !write_file(args.plot, *html, why)) {
+                std::cerr << "oprec fit: --plot " << args.plot << ": " << why << '\n';
+                return kCannotRun;
+            }
+        }
         if (args.format == "json") std::cout << result.to_json(2);
         else std::cout << repl::fit_text(result, source, records->source(), "--format json lists every one");
         std::cout.flush();
@@ -190,6 +205,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
                     "The whole-rank records: calibrated (the default), reference, or a .rec file");
     cmd->add_option("--family", args->family, "Price with this op profile, not the one the model's name chooses");
     cmd->add_option("--format", args->format, "text (the default) or json")->check(CLI::IsMember({"text", "json"}));
+    cmd->add_option("--plot", args->plot, "Also write the stages' chart as a self-contained HTML file");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

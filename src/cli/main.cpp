@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     oprec::cli::add_import_command(app, exit_code);
     oprec::cli::add_export_command(app, exit_code);
     oprec::cli::add_lsp_command(app, exit_code);
+    oprec::cli::add_serve_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

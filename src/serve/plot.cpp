@@ -1,0 +1,76 @@
+#include "serve/plot.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "serve/server.h"
+
+namespace oprec::serve {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> slurp(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Text inside <script>: only `</script` would end the element early (the
+// libraries hold none; a term's name in the JSON might), and `<\/` means
+// the same inside a JS string or regular expression.
+std::string script_safe(std::string text) {
+    for (std::size_t at = 0; (at = text.find("</", at)) != std::string::npos; at += 3) {
+        std::string next = text.substr(at + 2, 6);
+        for (char& c : next) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (next == "script") text.replace(at, 2, "<\\/");
+    }
+    return text;
+}
+
+std::string html_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else if (c == '&') out += "&amp;";
+        else out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> fit_plot_html(const std::string& title, const std::string& fit_json,
+                                         const fs::path& web_dir, const fs::path& vendor_dir, std::string& why) {
+    std::string scripts;
+    for (const char* name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js"}) {
+        const auto file = vendor_file(vendor_dir, name);
+        const auto text = file ? slurp(*file) : std::nullopt;
+        if (!text) {
+            why = fmt::format("the chart library's {} is missing (run `npm ci` in web/)", name);
+            return std::nullopt;
+        }
+        scripts += "<script>" + script_safe(*text) + "</script>\n";
+    }
+    const auto chart = slurp(web_dir / "chart.js");
+    if (!chart) {
+        why = fmt::format("{} is missing", (web_dir / "chart.js").string());
+        return std::nullopt;
+    }
+    scripts += "<script>" + script_safe(*chart) + "</script>\n";
+    return fmt::format(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n{1}"
+        "<style>body {{ font-family: system-ui, sans-serif; margin: 2em; }}</style>\n</head>\n<body>\n"
+        "<h1>{0}</h1>\n<div id=\"chart\"></div>\n<script>\nconst FIT = {2};\n"
+        "vegaEmbed('#chart', oprecCharts.stages(FIT), {{actions: false}});\n</script>\n</body>\n</html>\n",
+        html_escape(title), scripts, script_safe(fit_json));
+}
+
+}  // namespace oprec::serve
