@@ -2,7 +2,8 @@
 """Reads Google Benchmark's JSON (oprec_bench --benchmark_out) and `oprec bench
 --format json`, and prints the speed targets (docs/performance.md) as ratios within
 this one run, and the large lint's. With --python FILE (bench/python_bench.py's
-results), the Python package's rows too; alone, only those.
+results), the Python package's rows too; with --web FILE (ctest web_page's
+build/web/web_bench.json), the web page's redraw; alone, only those.
 
 CPU time throughout: on a shared machine wall time measures the queue."""
 import json
@@ -44,21 +45,35 @@ def make_target(rows):
     return target
 
 
+def web_rows(path, target):
+    """The web page's redraw time, from the browser test (ctest web_page writes
+    build/web/web_bench.json): a control changed, the chart drawn again."""
+    median = json.load(open(path)).get("redraw_ms_median")
+    target("oprec serve: a control changed, the page redrawn (median)", median, 50, " ms")
+
+
 def main(*args):
     args = list(args)
-    python_json = None
+    python_json = web_json = None
     if "--python" in args:
         i = args.index("--python")
         python_json = args[i + 1]
         del args[i:i + 2]
+    if "--web" in args:
+        i = args.index("--web")
+        web_json = args[i + 1]
+        del args[i:i + 2]
     if not args:
         rows = []
-        python_rows(python_json, make_target(rows))
+        if python_json:
+            python_rows(python_json, make_target(rows))
+        if web_json:
+            web_rows(web_json, make_target(rows))
         return print_rows(rows)
-    return main_cpp(*args, python_json=python_json)
+    return main_cpp(*args, python_json=python_json, web_json=web_json)
 
 
-def main_cpp(bench_json, *oprec_bench_json, python_json=None):
+def main_cpp(bench_json, *oprec_bench_json, python_json=None, web_json=None):
     benchmarks = json.load(open(bench_json))["benchmarks"]
     runs = {b["name"]: b for b in benchmarks if b.get("run_type", "iteration") == "iteration"}
     # With --benchmark_repetitions, each benchmark's median over them.
@@ -160,6 +175,8 @@ def main_cpp(bench_json, *oprec_bench_json, python_json=None):
 
     if python_json:
         python_rows(python_json, target)
+    if web_json:
+        web_rows(web_json, target)
     return print_rows(rows)
 
 

@@ -211,8 +211,12 @@ Reply Service::fit(std::string_view body) {
         const Request r = request_of(parse_body(body), records_names(options_).front());
         const FitResult result = model(r)->fit(r.strategy);
         json sources = json::object();
-        for (const FitTerm& t : result.terms)
-            sources[t.name] = {{"where", t.where}, {"text", t.text}, {"comment", t.comment}, {"beside", t.beside}};
+        // Paths under the data dir as the project names them (records/...), not where it is installed.
+        const std::string data = options_.records_dir.parent_path().string() + "/";
+        for (const FitTerm& t : result.terms) {
+            const std::string where = t.where.starts_with(data) ? t.where.substr(data.size()) : t.where;
+            sources[t.name] = {{"where", where}, {"formula", t.text}, {"comment", t.comment}, {"beside", t.beside}};
+        }
         // The fit exactly as `oprec fit --format json` writes it, then its terms' sources.
         std::string out = result.to_json(-1);
         while (!out.empty() && (out.back() == '\n' || out.back() == '}')) {

@@ -73,8 +73,8 @@ TEST_CASE("serve: /api/fit gives what oprec fit --format json gives, with each t
         for (const auto& [name, bytes] : got["stages"][0]["terms"].items()) {
             INFO(name);
             REQUIRE(sources.contains(name));
-            CHECK(sources[name]["where"].get<std::string>().find("rank_calibrated.rec:") != std::string::npos);
-            CHECK(sources[name]["text"].get<std::string>().starts_with("term " + name));
+            CHECK(sources[name]["where"].get<std::string>().starts_with("records/rank_calibrated.rec:"));
+            CHECK(sources[name]["formula"].get<std::string>().starts_with("term " + name));
         }
     }
     // The reference set, by name.
