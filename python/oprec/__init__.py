@@ -28,9 +28,10 @@ from .errors import (DivisionByZero, Error, LayerError, MissingField, PricingErr
 from . import hf
 from .hf import sweep
 from ._fit import fit, fit_megatron
+from ._plot import FitResult, SweepResult
 
 __all__ = [
-    "Records", "Layer", "SlotBytes", "ObjectPricer", "price_many", "sweep", "fit", "fit_megatron", "hf", "errors",
+    "Records", "Layer", "SlotBytes", "ObjectPricer", "price_many", "sweep", "fit", "fit_megatron", "FitResult", "SweepResult", "hf", "errors",
     "Error", "RecordsError", "LayerError", "PricingError", "DivisionByZero", "UnboundName",
     "MissingField", "PricingOverflow", "PricingTypeError", "UnknownSlot", "UnknownOp",
 ]

@@ -14,6 +14,7 @@ import warnings
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from ._oprec import Records, fit_json, fit_megatron_json
+from ._plot import FitResult
 from .errors import LayerError
 
 ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
@@ -98,10 +99,11 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
         recompute_layers: Optional[int] = None, zero: int = 1, schedule: Optional[str] = None,
         optimizer: str = "adam", first_stage_layers: Optional[int] = None,
         last_stage_layers: Optional[int] = None, untied: Optional[bool] = None, vocab: Optional[int] = None,
-        device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> Dict[str, Any]:
+        device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> FitResult:
     """Every byte a rank holds per pipeline stage for the model in ``config`` (a config.json
     path, or its content as a dict) under a strategy: the dict ``oprec fit --format json``
-    prints (docs/fit.md), ``fits`` saying whether the busiest stage fits ``device_memory``.
+    prints (docs/fit.md), ``fits`` saying whether the busiest stage fits ``device_memory``;
+    its ``plot()`` draws the stages (matplotlib).
 
     The options are ``oprec fit``'s, in Python's words (``no_sp`` is ``sp=False``,
     ``--untie-embeddings`` is ``untied=True``). ``records`` is ``"calibrated"``,
@@ -144,12 +146,11 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
                        untied=untied, vocab=vocab, device_bytes=device)
     except LayerError as e:
         raise _in_python_words(e) from None
-    result: Dict[str, Any] = json.loads(out)
-    return result
+    return FitResult(json.loads(out))
 
 
 def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated",
-                 device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> Dict[str, Any]:
+                 device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> FitResult:
     """The fit of a Megatron-LM launch command (the whole command or its flags, shell-quoted,
     as ``oprec fit --megatron-args`` reads a file): the dict ``--format json`` prints.
     Flags oprec does not know are ignored with a warning; a flag Megatron-LM would refuse
@@ -164,5 +165,4 @@ def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated
     got = fit_megatron_json(recs, text, "<megatron-args>", gpus=gpus, device_bytes=device, family=family)
     if got["unknown"]:
         warnings.warn("flags oprec does not know, ignored: " + " ".join(got["unknown"]), stacklevel=2)
-    result: Dict[str, Any] = json.loads(got["json"])
-    return result
+    return FitResult(json.loads(got["json"]))

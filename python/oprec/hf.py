@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from . import _args
 from ._oprec import Layer, Records, hf_layer as _hf_layer
+from ._plot import SweepResult
 from .errors import Error, LayerError
 
 # The compiled function's argument errors, named as the caller called it.
@@ -110,7 +111,7 @@ def _renamed(e: Error, path: str) -> Error:
 _SWEPT = ("tp", "cp", "cp_algo", "sp", "ep", "etp", "mbs", "seq", "dtype", "micro_factor")
 
 
-def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> List[Dict[str, Any]]:
+def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> SweepResult:
     """Price the product of strategy options, one row per strategy.
 
     Each of ``tp cp cp_algo sp ep etp mbs seq dtype micro_factor`` takes a
@@ -119,7 +120,8 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> List[Dict
     ``strategy`` (its settled text), ``none`` (the layer kept plainly),
     ``full`` (what a fully recomputed layer keeps) and ``settings`` (every
     selective switch setting: ``switches``, ``parts``, ``total``); a
-    strategy the model cannot take has ``error`` instead.
+    strategy the model cannot take has ``error`` instead. The list's ``plot()``
+    draws the rows (matplotlib).
     """
     axes = {k: list(v) if isinstance(v, (list, tuple, range)) else [v]
             for k, v in options.items() if k in _SWEPT}
@@ -134,7 +136,7 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> List[Dict
             for row in rows:
                 if "error" in row:
                     row["error"] = row["error"].replace(path, _MAPPING)
-        return rows
+        return SweepResult(rows)
 
 
 def _sweep(config: ConfigLike, axes: Dict[str, List[Any]], fixed: Dict[str, Any]) -> List[Dict[str, Any]]:
