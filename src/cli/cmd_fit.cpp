@@ -122,13 +122,9 @@ int run(const FitArgs& args) {
         }
         const FitResult result = model->fit(strategy);
         if (!args.plot.empty()) {
-            const std::filesystem::path web = data_dir() / "web";
-            std::error_code ec;
-            const std::filesystem::path vendor = std::filesystem::exists(web / "vendor", ec) ? web / "vendor"
-                                                                                              : web / "node_modules";
             std::string why;
             const auto html = serve::fit_plot_html(fmt::format("oprec fit: {}", result.model), result.to_json(-1),
-                                                   web, vendor, why);
+                                                   web_dir(), chart_library_dir(), why);
             if (!html || !write_file(args.plot, *html, why)) {
                 std::cerr << "oprec fit: --plot " << args.plot << ": " << why << '\n';
                 return kCannotRun;

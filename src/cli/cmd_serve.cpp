@@ -28,9 +28,9 @@ int run(const ServeArgs& args) {
     o.host = args.host;
     o.port = args.port;
     o.allow_hosts = args.allow_hosts;
-    o.web_dir = data / "web";
+    o.web_dir = web_dir();
+    o.vendor_dir = chart_library_dir();
     std::error_code ec;
-    o.vendor_dir = fs::exists(o.web_dir / "vendor", ec) ? o.web_dir / "vendor" : o.web_dir / "node_modules";
     o.service.records_dir = data / "records";
     o.service.models_dir = data / "examples" / "hf";
     o.service.records_options = records_options();

@@ -34,6 +34,7 @@ struct SweepArgs {
     std::string records;
     std::string format = "table";
     std::string budget;             // a GPU's memory: the whole rank (sweep_fit.h)
+    std::string plot;               // with --budget: --plot FILE.html
     std::string activation_budget;  // all layers' activations alone
     bool progress = false;
     bool no_progress = false;
@@ -61,6 +62,7 @@ int run(const SweepArgs& args) {
             return kCannotRun;
         }
         fit.budget = *budget;
+        fit.plot = args.plot;
         return run_fit_sweep(fit);
     }
     const std::optional<Program> loaded = load_hf_records(args.records, args.strategy, "sweep");
@@ -153,6 +155,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
                     "A GPU's memory, e.g. 80GiB: fit the whole rank (weights, gradients, optimizer states, "
                     "activations, buffers) of every strategy with the least recompute that fits; --records then "
                     "names the whole-rank records (calibrated, the default, or reference)");
+    cmd->add_option("--plot", args->plot,
+                    "With --budget: also write the strategies that fit as a self-contained HTML chart");
     cmd->add_option("--activation-budget", args->activation_budget,
                     "Activation memory for all layers, e.g. 40GiB: the Pareto table shows the settings that fit");
     auto list = [&](const char* name, std::vector<std::string>& into, const char* help) {

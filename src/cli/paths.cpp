@@ -24,6 +24,14 @@ fs::path data_dir() {
 
 fs::path default_records() { return data_dir() / "records" / "op_records.rec"; }
 
+fs::path web_dir() { return data_dir() / "web"; }
+
+fs::path chart_library_dir() {
+    std::error_code ec;
+    const fs::path installed = web_dir() / "vendor";
+    return fs::exists(installed, ec) ? installed : web_dir() / "node_modules";
+}
+
 fs::path resolve_records(std::string_view arg) {
     if (arg.empty()) return default_records();
     const fs::path given(arg);

@@ -13,6 +13,9 @@ namespace oprec::cli {
 
 std::filesystem::path data_dir();                 // holds records/ and stdlib/
 std::filesystem::path default_records();          // records/op_records.rec
+std::filesystem::path web_dir();                  // oprec serve's page: web/
+// The chart library: an install's web/vendor, else web/node_modules (npm ci).
+std::filesystem::path chart_library_dir();
 // What a `--records` argument names: nothing, the shipped records; a bare
 // name (no path separator, no extension) that names records/<name>.rec in
 // the data dir, that file (`calibrated`); anything else, the path as given.

@@ -11,10 +11,12 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "hf/strategy.h"
 #include "oprec/fit.h"
+#include "serve/plot.h"
 #include "value/json_writer.h"
 
 namespace oprec::cli {
@@ -208,6 +210,16 @@ done:
         return a.result.peak_bytes < b.result.peak_bytes;
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!args.plot.empty()) {
+        std::string why;
+        const auto html = serve::sweep_plot_html(fmt::format("oprec sweep: {}", args.config),
+                                                 json(fits, args, tried, skipped, too_big, interrupted), web_dir(),
+                                                 chart_library_dir(), why);
+        if (!html || !write_file(args.plot, *html, why)) {
+            std::cerr << "oprec sweep: --plot " << args.plot << ": " << why << '\n';
+            return kCannotRun;
+        }
+    }
     if (args.format == "json") {
         std::cout << json(fits, args, tried, skipped, too_big, interrupted);
     } else {

@@ -21,6 +21,7 @@ struct FitSweepArgs {
     std::string format = "table";       // table or json
     double budget = 0;                  // bytes a GPU holds
     bool progress = false, no_progress = false;
+    std::string plot;                   // --plot FILE.html: the chart of the fits too
 };
 
 int run_fit_sweep(const FitSweepArgs& args);

@@ -47,30 +47,51 @@ std::string html_escape(const std::string& text) {
 
 }  // namespace
 
-std::optional<std::string> fit_plot_html(const std::string& title, const std::string& fit_json,
-                                         const fs::path& web_dir, const fs::path& vendor_dir, std::string& why) {
+namespace {
+
+// A page holding the chart library, web/chart.js, the data as `const NAME`
+// and a script drawing `chart` (a call of oprecCharts) into #chart.
+std::optional<std::string> chart_html(const std::string& title, const std::string& name, const std::string& data,
+                                      const std::string& chart, const fs::path& web_dir, const fs::path& vendor_dir,
+                                      std::string& why) {
     std::string scripts;
-    for (const char* name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js"}) {
-        const auto file = vendor_file(vendor_dir, name);
+    for (const char* file_name : {"vega.min.js", "vega-lite.min.js", "vega-embed.min.js"}) {
+        const auto file = vendor_file(vendor_dir, file_name);
         const auto text = file ? slurp(*file) : std::nullopt;
         if (!text) {
-            why = fmt::format("the chart library's {} is missing (run `npm ci` in web/)", name);
+            why = fmt::format("the chart library's {} is missing (run `npm ci` in web/)", file_name);
             return std::nullopt;
         }
         scripts += "<script>" + script_safe(*text) + "</script>\n";
     }
-    const auto chart = slurp(web_dir / "chart.js");
-    if (!chart) {
+    const auto charts = slurp(web_dir / "chart.js");
+    if (!charts) {
         why = fmt::format("{} is missing", (web_dir / "chart.js").string());
         return std::nullopt;
     }
-    scripts += "<script>" + script_safe(*chart) + "</script>\n";
+    scripts += "<script>" + script_safe(*charts) + "</script>\n";
     return fmt::format(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n{1}"
         "<style>body {{ font-family: system-ui, sans-serif; margin: 2em; }}</style>\n</head>\n<body>\n"
-        "<h1>{0}</h1>\n<div id=\"chart\"></div>\n<script>\nconst FIT = {2};\n"
-        "vegaEmbed('#chart', oprecCharts.stages(FIT), {{actions: false}});\n</script>\n</body>\n</html>\n",
-        html_escape(title), scripts, script_safe(fit_json));
+        "<h1>{0}</h1>\n<div id=\"chart\"></div>\n<script>\nconst {2} = {3};\n"
+        "vegaEmbed('#chart', {4}, {{actions: false}});\n</script>\n</body>\n</html>\n",
+        html_escape(title), scripts, name, script_safe(data), chart);
+}
+
+}  // namespace
+
+std::optional<std::string> fit_plot_html(const std::string& title, const std::string& fit_json,
+                                         const fs::path& web_dir, const fs::path& vendor_dir, std::string& why) {
+    return chart_html(title, "FIT", fit_json, "oprecCharts.stages(FIT)", web_dir, vendor_dir, why);
+}
+
+std::optional<std::string> sweep_plot_html(const std::string& title, const std::string& sweep_json,
+                                           const fs::path& web_dir, const fs::path& vendor_dir, std::string& why) {
+    // The sweep's rows as the page's sweep points (docs/serve.md, /api/sweep).
+    const std::string points =
+        "oprecCharts.sweep(SWEEP.fits.map(f => ({strategy: f, peak_bytes: f.peak_bytes, peak_stage: f.peak_stage, "
+        "fits: true, recompute_level: ['none', 'selective', 'full'].indexOf(f.recompute)})), SWEEP.budget_bytes)";
+    return chart_html(title, "SWEEP", sweep_json, points, web_dir, vendor_dir, why);
 }
 
 }  // namespace oprec::serve

@@ -13,5 +13,10 @@ namespace oprec::serve {
 std::optional<std::string> fit_plot_html(const std::string& title, const std::string& fit_json,
                                          const std::filesystem::path& web_dir,
                                          const std::filesystem::path& vendor_dir, std::string& why);
+// The same for `oprec sweep --budget --format json`'s document: the
+// strategies that fit, peak memory against recompute, the front drawn.
+std::optional<std::string> sweep_plot_html(const std::string& title, const std::string& sweep_json,
+                                           const std::filesystem::path& web_dir,
+                                           const std::filesystem::path& vendor_dir, std::string& why);
 
 }  // namespace oprec::serve

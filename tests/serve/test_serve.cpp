@@ -220,7 +220,7 @@ TEST_CASE("serve: over HTTP, the page and the API; a foreign Host refused; no pa
     running.join();
 }
 
-TEST_CASE("serve: oprec fit --plot writes the chart as one self-contained file", "[serve][cli]") {
+TEST_CASE("serve: fit --plot and sweep --budget --plot write the chart as one self-contained file", "[serve][cli]") {
     testing::TempDir dir;
     const fs::path html = dir / "fit.html";
     const std::string config = (kRoot / "examples" / "hf" / "llama-2-7b.json").string();
@@ -242,6 +242,21 @@ TEST_CASE("serve: oprec fit --plot writes the chart as one self-contained file",
     REQUIRE(end != std::string::npos);
     const json drawn = json::parse(text.substr(start + from.size(), end - start - from.size()));
     CHECK(drawn == cli_fit("llama-2-7b", {"--pp", "2"}));
+    // sweep --budget --plot: the strategies that fit, as the JSON lists them.
+    const fs::path sweep_html = dir / "sweep.html";
+    const std::vector<std::string> sweep{"sweep", config, "--gpus", "8", "--tp", "1,2", "--pp", "1,2",
+                                         "--budget", "80GiB", "--no-progress"};
+    std::vector<std::string> plotted = sweep, as_json = sweep;
+    plotted.insert(plotted.end(), {"--plot", sweep_html.string()});
+    as_json.insert(as_json.end(), {"--format", "json"});
+    CHECK(testing::run_oprec(plotted).exit_code == 0);
+    const std::string page = testing::read_text(sweep_html);
+    const std::string sweep_from = "const SWEEP = ";
+    const std::size_t s0 = page.find(sweep_from), s1 = page.find(to);
+    REQUIRE(s0 != std::string::npos);
+    REQUIRE(s1 != std::string::npos);
+    CHECK(json::parse(page.substr(s0 + sweep_from.size(), s1 - s0 - sweep_from.size())) ==
+          json::parse(testing::run_oprec(as_json).out));
     // A place it cannot write: an error, no file.
     const auto bad = testing::run_oprec({"fit", config, "--plot", (dir / "no" / "such" / "dir.html").string()});
     CHECK(bad.exit_code == 2);
