@@ -167,8 +167,9 @@ void price_layer(const LayerCode& layer, const Program& program, const Bindings&
     }
     // The parts in order of first held slot, each from 0.0: a float sum, so
     // each step is the double of the slot's value added (nothing can raise).
+    // (memcmp of no slots: their vectors' data() may be null, which memcmp may not take.)
     const bool same_layout = out.layout_flags.size() == n &&
-                             std::memcmp(out.held_flags.data(), out.layout_flags.data(), n) == 0 &&
+                             (n == 0 || std::memcmp(out.held_flags.data(), out.layout_flags.data(), n) == 0) &&
                              out.layout_slot_parts == layer.slot_parts;
     if (!same_layout) lay_out_parts(layer, out);
     out.bytes.assign(out.layout_parts.size(), Value::real(0.0));
