@@ -113,8 +113,9 @@ Report layer_report_text(const RecordsEvaluator& records, const LayerDoc& layer)
         bool first = true;
         Value part_total = Value::real(0.0);  // as the reference: parts.get(part, 0.0) + ...
         bool part_ok = true;
-        for (const auto& [slot, slot_part] : held) {
-            if (slot_part != part) continue;
+        for (const auto& held_slot : held) {
+            const std::string& slot = held_slot.first;  // a name, not a binding: the lambda below captures it
+            if (held_slot.second != part) continue;
             Priced b = priced([&] { return records.slot_bytes(layer, slot); }, src);
             if (b.value) part_total = py::add(part_total, *b.value);
             else {
