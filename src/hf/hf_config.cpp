@@ -68,6 +68,13 @@ HfConfig HfConfig::parse(std::string_view text, std::string source_name) {
         std::string what = e.what();
         const auto at = what.find("parse error");
         throw HfError(fmt::format("{}: invalid JSON: {}", out.source_, at == std::string::npos ? what : what.substr(at)));
+    } catch (const json::out_of_range& e) {
+        // A float literal beyond a double's range ("1e505"): nlohmann names the literal in quotes.
+        const std::string what = e.what();
+        const auto open = what.find('\''), close = what.rfind('\'');
+        const std::string literal = open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1)
+                                                                              : std::string("a number");
+        throw HfError(fmt::format("{}: number {} is beyond a float's range", out.source_, literal));
     }
     if (!out.doc_.is_object())
         throw HfError(fmt::format("{}: a config.json is a JSON object, not {}", out.source_, out.doc_.type_name()));

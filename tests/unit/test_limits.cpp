@@ -199,3 +199,11 @@ TEST_CASE("limits: a config of a billion layers, or more experts per token than 
         "c.json: `num_experts_per_tok` (9) is more than the experts, `num_local_experts` = 8: a token cannot choose "
         "more experts than there are");
 }
+
+TEST_CASE("limits: a config number beyond a float's range is an HfError, not a crash", "[limits]") {
+    // Found by fuzz/run (hf_config): nlohmann's out_of_range escaped HfConfig::parse.
+    CHECK_THROWS_MATCHES(hf::HfConfig::parse(R"({"num_hidden_layers": 1e505})", "c.json"), hf::HfError,
+                         Catch::Matchers::Message("c.json: number 1e505 is beyond a float's range"));
+    CHECK_THROWS_MATCHES(hf::HfConfig::parse(R"({"rope_theta": -2E+999})", "c.json"), hf::HfError,
+                         Catch::Matchers::Message("c.json: number -2E+999 is beyond a float's range"));
+}
