@@ -12,6 +12,7 @@
 #include "diag/codes.h"
 #include "diag/suggest.h"
 #include "yaml/scalar_text.h"
+#include "yaml/yaml_progress.h"
 
 namespace oprec::yaml {
 
@@ -60,6 +61,14 @@ public:
 
     ast::Module read() {
         YAML::Node root;
+        if (const auto stall = where_parser_stalls(yaml_.text())) {
+            const std::size_t pos = static_cast<std::size_t>(std::max(stall->pos, 0));
+            const bool comma = pos < yaml_.text().size() && yaml_.text()[pos] == ',';
+            error(at(*stall, 1), code::kYamlSyntax,
+                  comma ? "not YAML: a `,` outside a flow collection (`[...]` or `{...}`), where a value should start"
+                        : "not YAML: the YAML reader makes no progress here");
+            return std::move(module_);
+        }
         try {
             std::vector<YAML::Node> documents = YAML::LoadAll(yaml_.text());
             if (documents.size() > 1) {  // the second would be ignored, silently

@@ -175,3 +175,25 @@ TEST_CASE("YAML records: .nan and .inf are named, not a syntax error", "[yaml][l
     CHECK(r.sources.where(d.span) == "records.yaml:25:13");
     CHECK(first_error(edited("  n_qknorm: 0", "  n_qknorm: -.inf")) == "records.yaml:25:13 E0152");
 }
+
+TEST_CASE("YAML records: a stray `,` is refused where it is, not a hang", "[yaml][limits]") {
+    // yaml-cpp 0.7 loops for ever, growing, on a `,` where a node starts
+    // outside a flow collection (found by fuzz/run: yaml_records).
+    const std::vector<std::pair<std::string, std::string>> stalls{
+        {",", "records.yaml:1:1"},
+        {"- a\n,", "records.yaml:2:1"},
+        {"{a: 1},", "records.yaml:1:7"},
+        {edited("defaults:", ",# a comma before the records\ndefaults:"), "records.yaml:24:1"},
+    };
+    for (const auto& [text, where] : stalls) {
+        INFO(text.substr(0, 40));
+        LoadResult r = load_text(text, "records.yaml", testing::shipped_options());
+        REQUIRE_FALSE(r.ok());
+        const Diagnostic& d = r.diagnostics.front();
+        CHECK(d.code == std::string("E0150"));
+        CHECK(d.message == "not YAML: a `,` outside a flow collection (`[...]` or `{...}`), where a value should start");
+        CHECK(r.sources.where(d.span) == where);
+    }
+    // A comma inside a flow collection, or inside a plain scalar, is YAML.
+    CHECK(load_text(edited("    needs: [attBMM]", "    needs: [attBMM, ]"), "records.yaml", testing::shipped_options()).ok());
+}
