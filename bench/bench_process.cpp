@@ -10,7 +10,7 @@
 
 #include "bench_support.h"
 #include "golden/golden_support.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 
 namespace oprec::bench {
 namespace {
@@ -60,7 +60,7 @@ std::string jsonl(std::size_t lines) {
     for (std::size_t k = 0; k < kLayers.size(); ++k)
         docs.push_back(nlohmann::json::parse(read_file(layer_path(k))).dump());
     const auto golden = golden::load_json(OPREC_SOURCE_DIR "/tests/golden/records_cases.json");
-    for (const auto& c : golden["cases"]) docs.push_back(hf::layer_doc_json(golden::layer_doc(c)).dump());
+    for (const auto& c : golden["cases"]) docs.push_back(layer_doc_json(golden::layer_doc(c)).dump());
     std::string text;
     for (std::size_t i = 0; i < lines; ++i) text += docs[i % docs.size()] + "\n";
     return text;

@@ -7,7 +7,7 @@
 #include "diag/suggest.h"
 #include "model/field_text.h"
 #include "api/state.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 #include "model/field_check.h"
 #include "model/layer_settings.h"
 #include "model/report.h"
@@ -45,8 +45,6 @@ Field to_field(const FieldValue& f) {
     if (const std::string* s = std::get_if<std::string>(&f)) return *s;
     return std::monostate{};
 }
-
-bool is_context_field(std::string_view field) { return field == "micro_factor" || field == "dropless_tok_factor"; }
 
 // A changed field read again by every name that stands for it.
 void rebind(LayerState& s, std::string_view field) {
@@ -86,12 +84,11 @@ Named<Number> named_parts(const LayerState& s) {
 
 void Layer::set(std::string_view field, Field value) {
     LayerState& s = *state_;
-    if (is_context_field(field)) {
+    if (is_context_value(field)) {
         if (std::holds_alternative<std::string>(value))
             throw LayerError(fmt::format("context.{}: expected a number or none, got a string", field));
         const Number* n = std::get_if<Number>(&value);
-        (field == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor) =
-            n != nullptr ? std::optional<Value>(to_value(*n)) : std::nullopt;
+        *s.doc.context.slot(field) = n != nullptr ? std::optional<Value>(to_value(*n)) : std::nullopt;
     } else {
         FieldValue v = to_field_value(value);
         if (std::holds_alternative<std::string>(v)) {
@@ -110,8 +107,8 @@ void Layer::set(std::string_view field, Field value) {
 
 void Layer::erase(std::string_view field) {
     LayerState& s = *state_;
-    if (is_context_field(field))
-        (field == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor) = std::nullopt;
+    if (is_context_value(field))
+        *s.doc.context.slot(field) = std::nullopt;
     else if (!s.doc.fields.erase(field))
         return;
     rebind(s, field);
@@ -120,7 +117,7 @@ void Layer::erase(std::string_view field) {
 std::optional<std::string> Layer::unknown_field(std::string_view name) const {
     const LayerState& s = *state_;
     const Program& program = s.records->program;
-    if (is_context_field(name) || s.doc.fields.contains(name)) return std::nullopt;
+    if (is_context_value(name) || s.doc.fields.contains(name)) return std::nullopt;
     std::vector<std::string> known;
     for (const FieldInfo& f : program.fields)
         if (!f.context) known.push_back(f.name);
@@ -128,8 +125,7 @@ std::optional<std::string> Layer::unknown_field(std::string_view name) const {
         if (n != "kv_shards" && n != "total") known.push_back(n);
     if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
     for (const auto& [n, v] : s.doc.fields.fields()) known.push_back(n);
-    known.emplace_back("micro_factor");
-    known.emplace_back("dropless_tok_factor");
+    known.insert(known.end(), kContextValues.begin(), kContextValues.end());
     if (name == "kv_shards") return std::string("`kv_shards` is computed, not stated");
     const auto near = closest_name(name, known);
     return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");
@@ -137,8 +133,8 @@ std::optional<std::string> Layer::unknown_field(std::string_view name) const {
 
 std::optional<Field> Layer::field(std::string_view name) const {
     const LayerState& s = *state_;
-    if (is_context_field(name)) {
-        const auto& v = name == "micro_factor" ? s.doc.context.micro_factor : s.doc.context.dropless_tok_factor;
+    if (is_context_value(name)) {
+        const auto& v = *s.doc.context.slot(name);
         return v ? Field(to_number(*v)) : Field(std::monostate{});
     }
     const FieldValue* v = s.doc.fields.find(name);
@@ -319,7 +315,7 @@ Report Layer::report(const ReportOptions& options) const {
     return {std::move(text.json), text.complete};
 }
 
-std::string Layer::document_json(int indent) const { return json_text(hf::layer_doc_json(state_->doc), indent); }
+std::string Layer::document_json(int indent) const { return json_text(layer_doc_json(state_->doc), indent); }
 
 std::string Layer::dump_code() const {
     LayerState& s = *state_;

@@ -9,7 +9,7 @@
 #include "cli/layer_table.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 #include "hf/load.h"
 #include "hf/model.h"
 #include "model/report.h"
@@ -71,7 +71,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
         LayerDoc layer = model.layer(index, strategy);
         apply_edits(layer, common.edits, program);
         if (o.show_layer) {
-            std::cout << json_text(hf::layer_doc_json(layer), 2) << '\n';
+            std::cout << json_text(layer_doc_json(layer), 2) << '\n';
             return kOk;
         }
 
@@ -92,7 +92,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
                             {"kind", kind}};
             out["strategy"] = strategy_json(strategy, layer);
             if (input) out["full_recompute_input"] = to_json(*input);
-            out["layer_doc"] = hf::layer_doc_json(layer);
+            out["layer_doc"] = layer_doc_json(layer);
             out["report"] = std::move(report);
             std::cout << json_text(out, 2) << '\n';
             return has_error(out) ? kProblems : kOk;

@@ -15,7 +15,7 @@
 #include "repl/fit_command.h"
 #include "repl/fit_report.h"
 #include "repl/layer_edit.h"
-#include "repl/layer_json.h"
+#include "model/layer_json.h"
 #include "repl/reports.h"
 #include "repl/table.h"
 #include "value/format.h"

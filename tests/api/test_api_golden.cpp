@@ -7,7 +7,7 @@
 
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 #include "model/report.h"
 #include "oprec/oprec.h"
 
@@ -30,7 +30,7 @@ oprec::Records shipped() {
 }
 
 std::string doc_text(const nlohmann::json& golden_case) {
-    return oprec::hf::layer_doc_json(oprec::golden::layer_doc(golden_case)).dump();
+    return oprec::layer_doc_json(oprec::golden::layer_doc(golden_case)).dump();
 }
 
 // The parts, or the error's kind: what a pricing gives, comparable.
@@ -79,7 +79,7 @@ TEST_CASE("a layer changed in place prices as the layer bound anew", "[api][gold
     std::size_t changed = 0;
     for (const auto& c : cases()["cases"]) {
         oprec::LayerDoc doc = oprec::golden::layer_doc(c);
-        oprec::Layer layer = records.layer(oprec::hf::layer_doc_json(doc).dump(), "case");
+        oprec::Layer layer = records.layer(oprec::layer_doc_json(doc).dump(), "case");
         (void)parts_text(layer);
         (void)parts_text(layer);  // typed from here
         INFO(c.value("id", std::string("?")));
@@ -99,7 +99,7 @@ TEST_CASE("a layer changed in place prices as the layer bound anew", "[api][gold
                                           ? oprec::FieldValue(value_of(std::get<oprec::Number>(value)))
                                       : std::holds_alternative<std::string>(value) ? oprec::FieldValue(std::get<std::string>(value))
                                                                                   : oprec::FieldValue(std::monostate{}));
-            const oprec::Layer fresh = records.layer(oprec::hf::layer_doc_json(doc).dump(), "fresh");
+            const oprec::Layer fresh = records.layer(oprec::layer_doc_json(doc).dump(), "fresh");
             INFO(field);
             CHECK(parts_text(layer) == parts_text(fresh));
             CHECK(layer.report_json() == fresh.report_json());
@@ -108,7 +108,7 @@ TEST_CASE("a layer changed in place prices as the layer bound anew", "[api][gold
         layer.set_switch("softmax", false);
         doc.context.node = oprec::NodeKind::SelRec;
         (doc.context.switches ? *doc.context.switches : doc.switches)["softmax"] = oprec::Value::integer(0);
-        CHECK(parts_text(layer) == parts_text(records.layer(oprec::hf::layer_doc_json(doc).dump(), "fresh")));
+        CHECK(parts_text(layer) == parts_text(records.layer(oprec::layer_doc_json(doc).dump(), "fresh")));
         ++changed;
     }
     CHECK(changed >= 150);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "golden/records_fixture.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 #include "hf/load.h"
 #include "hf/model.h"
 #include "model/params.h"
@@ -423,7 +423,7 @@ TEST_CASE("a strategy the model cannot take: an error naming the option and the 
 TEST_CASE("the shown layer document reads back as the same layer", "[hf]") {
     const HfModel m = example("deepseek-v3");
     const LayerDoc l = m.layer(3, worked(hf::Recompute::Selective));
-    const LayerDoc back = parse_layer_doc_text(hf::layer_doc_json(l).dump(2), "shown.json");
+    const LayerDoc back = parse_layer_doc_text(layer_doc_json(l).dump(2), "shown.json");
     REQUIRE(back.fields.size() == l.fields.size());
     for (std::size_t i = 0; i < l.fields.size(); ++i) {
         INFO(l.fields.fields()[i].first);

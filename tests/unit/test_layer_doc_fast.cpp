@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "golden/golden_support.h"
-#include "hf/layer_json.h"
+#include "model/layer_json.h"
 #include "model/layer.h"
 #include "model/layer_doc_fast.h"
 
@@ -17,7 +17,7 @@ using namespace oprec;
 namespace {
 
 // A LayerDoc as text, its fields in order and every value typed.
-std::string shown(const LayerDoc& doc) { return hf::layer_doc_json(doc).dump(); }
+std::string shown(const LayerDoc& doc) { return layer_doc_json(doc).dump(); }
 
 void same_as_tree(const std::string& text) {
     INFO(text);
@@ -52,7 +52,7 @@ TEST_CASE("fast layer reader: every golden and bundled layer as the tree reads i
     const auto cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
     int n = 0;
     for (const auto& c : cases["cases"]) {
-        const auto doc = hf::layer_doc_json(golden::layer_doc(c));
+        const auto doc = layer_doc_json(golden::layer_doc(c));
         same_as_tree(doc.dump());
         same_as_tree(doc.dump(2));
         ++n;
@@ -135,7 +135,7 @@ TEST_CASE("fast layer reader: agrees with the tree reader on mutated documents",
     // reader refuses, the fast reader has declined; nothing else is thrown.
     const auto cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
     std::vector<std::string> docs;
-    for (const auto& c : cases["cases"]) docs.push_back(hf::layer_doc_json(golden::layer_doc(c)).dump());
+    for (const auto& c : cases["cases"]) docs.push_back(layer_doc_json(golden::layer_doc(c)).dump());
     static constexpr char kAlphabet[] = "{}[]:,\"\\ \n0123456789.eE+-tfnul_ax\x80";
     std::uint64_t state = 20261203;
     const auto next = [&] {  // xorshift64: the same sequence on every machine

@@ -1,8 +1,8 @@
-#include "repl/layer_json.h"
+#include "model/layer_json.h"
 
 #include "value/text.h"
 
-namespace oprec::repl {
+namespace oprec {
 
 using nlohmann::ordered_json;
 
@@ -37,4 +37,4 @@ ordered_json layer_doc_json(const LayerDoc& layer) {
     return doc;
 }
 
-}  // namespace oprec::repl
+}  // namespace oprec
