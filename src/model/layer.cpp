@@ -118,13 +118,23 @@ std::string_view node_kind_name(NodeKind kind) {
     return "NOT_REC_LAYER";
 }
 
+bool is_context_value(std::string_view name) {
+    return std::find(kContextValues.begin(), kContextValues.end(), name) != kContextValues.end();
+}
+
+std::optional<Value>* EvalContext::slot(std::string_view name) {
+    return name == kContextValues[0] ? &micro_factor : name == kContextValues[1] ? &dropless_tok_factor : nullptr;
+}
+
+const std::optional<Value>* EvalContext::slot(std::string_view name) const {
+    return const_cast<EvalContext*>(this)->slot(name);
+}
+
 Value EvalContext::value(std::string_view name) const {
-    const std::optional<Value>* slot = name == "micro_factor"          ? &micro_factor
-                                       : name == "dropless_tok_factor" ? &dropless_tok_factor
-                                                                       : nullptr;
-    if (slot == nullptr || !slot->has_value())
+    const std::optional<Value>* held = slot(name);
+    if (held == nullptr || !held->has_value())
         throw EvalError(ErrorKind::MissingField, "the evaluation context has no " + in_quotes(name));
-    return **slot;
+    return **held;
 }
 
 const SwitchMap& effective_switches(const EvalContext& context, const SwitchMap& layer_own) {

@@ -2,6 +2,7 @@
 // context (`ctx`), and the JSON document that states both.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -89,6 +90,11 @@ enum class NodeKind : std::uint8_t { NotRec, SelRec, FullRec };
 std::optional<NodeKind> parse_node_kind(std::string_view text);
 std::string_view node_kind_name(NodeKind kind);
 
+// The context's values, which the records read by name as they read a
+// field: the one list of them (the document's order).
+inline constexpr std::array<std::string_view, 2> kContextValues{"micro_factor", "dropless_tok_factor"};
+bool is_context_value(std::string_view name);
+
 // The evaluation context. An absent value (nullopt) raises MissingField
 // when read, as the reference's `getattr(ctx, name)` raises AttributeError.
 struct EvalContext {
@@ -99,9 +105,12 @@ struct EvalContext {
     // the layer's own (the reference's `ctx.switches` when a mapping).
     std::optional<SwitchMap> switches;
 
-    // `getattr(ctx, name)` for "micro_factor" and "dropless_tok_factor";
-    // MissingField when absent or another name.
+    // `getattr(ctx, name)` for a name of kContextValues; MissingField when
+    // absent or another name.
     Value value(std::string_view name) const;
+    // Where a name of kContextValues is held; nullptr for another name.
+    std::optional<Value>* slot(std::string_view name);
+    const std::optional<Value>* slot(std::string_view name) const;
 };
 
 // The switches that apply to a layer: the context's when it states them,

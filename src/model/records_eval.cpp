@@ -16,9 +16,9 @@ RecordsEvaluator::RecordsEvaluator(const Program& program)
     sources_.reserve(program.names.size());
     for (NameId id = 0; id < program.names.size(); ++id) {
         const std::string& name = program.names[id];
-        sources_.push_back(name == "micro_factor" || name == "dropless_tok_factor" ? Source::Context
-                           : name == "kv_shards"                                   ? Source::KvShards
-                                                                                   : Source::Field);
+        sources_.push_back(is_context_value(name) ? Source::Context
+                           : name == "kv_shards"   ? Source::KvShards
+                                                   : Source::Field);
         by_name_.emplace(name, id);
     }
 }

@@ -37,7 +37,8 @@ Names expression_names(const Program& p, const LayerDoc& layer) {
     Names out = field_names(p, layer);
     Names slots = slot_names(p);
     out.insert(out.end(), slots.begin(), slots.end());
-    out.insert(out.end(), {"micro_factor", "dropless_tok_factor", "kv_shards"});
+    out.insert(out.end(), kContextValues.begin(), kContextValues.end());
+    out.emplace_back("kv_shards");
     return out;
 }
 
@@ -155,14 +156,15 @@ Completion complete(const Program& p, const LayerDoc& layer, std::string_view te
 
     if (command == "set") {
         Names names = field_names(p, layer);
-        names.insert(names.end(), {"micro_factor", "dropless_tok_factor"});
+        names.insert(names.end(), kContextValues.begin(), kContextValues.end());
         return assignment(std::move(names), false, "=");
     }
-    if (command == "context") return assignment({"micro_factor", "dropless_tok_factor"}, false, "=");
+    if (command == "context") return assignment(Names(kContextValues.begin(), kContextValues.end()), false, "=");
     if (command == "diff") {
         Names names = field_names(p, layer);
         names.insert(names.end(), p.switches.begin(), p.switches.end());
-        names.insert(names.end(), {"node", "micro_factor", "dropless_tok_factor"});
+        names.emplace_back("node");
+        names.insert(names.end(), kContextValues.begin(), kContextValues.end());
         return assignment(std::move(names), true, "=,");
     }
     if (command == "unset") {

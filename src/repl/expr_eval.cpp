@@ -19,7 +19,8 @@ namespace {
         throw EvalError(ErrorKind::MissingField,
                         fmt::format("the layer has no field `{}` (state it: `set {}=...`)", name, name));
     for (const SlotInfo& s : program.slots) known.push_back(s.name);
-    known.insert(known.end(), {"micro_factor", "dropless_tok_factor", "kv_shards"});
+    known.insert(known.end(), kContextValues.begin(), kContextValues.end());
+    known.emplace_back("kv_shards");
     const std::string note = did_you_mean(name, known);
     throw EvalError(ErrorKind::UnboundName,
                     fmt::format("no field, slot or value `{}`{}", name, note.empty() ? "" : " (" + note + ")"));

@@ -51,8 +51,6 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_v
     return out;
 }
 
-bool is_context_value(std::string_view name) { return name == "micro_factor" || name == "dropless_tok_factor"; }
-
 std::vector<std::string> field_names(const Program& program, const LayerDoc& layer) {
     std::vector<std::string> names;
     auto add = [&](const std::string& n) {
@@ -123,11 +121,9 @@ void set_node(LayerDoc& layer, std::string_view kind) {
 }
 
 void set_context(LayerDoc& layer, std::string_view name, std::string_view text) {
-    std::optional<Value>* slot = nullptr;
-    if (name == "micro_factor") slot = &layer.context.micro_factor;
-    else if (name == "dropless_tok_factor") slot = &layer.context.dropless_tok_factor;
-    else {
-        const std::vector<std::string> known{"micro_factor", "dropless_tok_factor"};
+    std::optional<Value>* slot = layer.context.slot(name);
+    if (slot == nullptr) {
+        const std::vector<std::string> known(kContextValues.begin(), kContextValues.end());
         std::string note = did_you_mean(name, known);
         if (note.empty()) note = "the context holds micro_factor and dropless_tok_factor";
         throw CommandError(fmt::format("no context value `{}`", name), note);

@@ -19,7 +19,6 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_v
 // What a field may be called: the schema's fields, every name a formula
 // reads (less the context's and computed ones), and the layer's own fields.
 std::vector<std::string> field_names(const Program& program, const LayerDoc& layer);
-bool is_context_value(std::string_view name);  // micro_factor, dropless_tok_factor
 
 void set_field(LayerDoc& layer, const Program& program, std::string_view name, std::string_view text);
 void unset_field(LayerDoc& layer, std::string_view name);
