@@ -70,7 +70,9 @@ TEST_CASE("records golden cases match the reference bit for bit", "[golden][reco
         ++cases;
 
         CHECK(check_dict<std::string>(out["layer_slots"], [&] { return records.layer_slots(layer); }) == "");
-        for (const auto& [slot, expected] : out["slot_bytes"].items()) {
+        for (const auto& item : out["slot_bytes"].items()) {
+            const std::string& slot = item.key();  // not a structured binding: the lambdas capture it
+            const json& expected = item.value();
             INFO(id << " slot " << slot);
             CHECK(golden::check_outcome(expected, [&] { return records.slot_bytes(layer, slot); }) == "");
             SlotQuery q;
@@ -89,7 +91,9 @@ TEST_CASE("records golden cases match the reference bit for bit", "[golden][reco
         INFO(id);
         CHECK(check_dict<Value>(out["layer_bytes"], [&] { return records.layer_bytes(layer); }) == "");
         CHECK(check_dict<Value>(out["layer_bytes_explicit"], [&] { return records.layer_bytes(layer, &explicit_switches); }) == "");
-        for (const auto& [op, expected] : out["op_bytes"].items()) {
+        for (const auto& item : out["op_bytes"].items()) {
+            const std::string& op = item.key();  // not a structured binding: the lambda captures it
+            const json& expected = item.value();
             INFO("op " << op);
             CHECK(check_dict<Value>(expected, [&] { return records.op_bytes(layer, op); }) == "");
         }

@@ -21,7 +21,6 @@
 
 using namespace oprec;
 using testing::run_oprec;
-using testing::shell_quote;
 
 namespace {
 
@@ -48,12 +47,6 @@ const Diagnostic* find_code(const LoadResult& r, const std::string& code) {
     return nullptr;
 }
 
-// `sh -c script`'s exit status.
-int shell(const std::string& script) {
-    const int status = std::system(("/bin/sh -c " + shell_quote(script)).c_str());
-    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 }  // namespace
 
 TEST_CASE("limits: a chain of 4,000 fns is refused, not a stack overflow", "[limits]") {
@@ -71,7 +64,7 @@ TEST_CASE("limits: a chain of 4,000 fns is refused, not a stack overflow", "[lim
     // The same through the command, which used to die of the overflow.
     testing::TempDir dir;
     const auto records = dir.write("chain.rec", text);
-    for (const std::string& cmd : {"eval", "lint"}) {
+    for (const std::string cmd : {"eval", "lint"}) {
         const auto res = cmd == "eval" ? run_oprec({"eval", "--records", records.string(), kLayer})
                                        : run_oprec({"lint", records.string()});
         CHECK((res.exit_code == 1 || res.exit_code == 2));

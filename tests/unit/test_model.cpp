@@ -417,12 +417,12 @@ TEST_CASE("golden: parameters, K/V shards, gathered K/V and head width of every 
         const auto& outputs = golden_case.at("outputs");
         for (const auto& [name, native] : params) {
             INFO(golden_case.at("id").get<std::string>() << " " << name);
-            CHECK(golden::check_outcome(outputs.at("num_params").at(name), [&] { return native(ccfg); }) == "");
+            CHECK(golden::check_outcome(outputs.at("num_params").at(name), [&, &native = native] { return native(ccfg); }) == "");
             ++compared;
         }
         for (const auto& [name, native] : cp_facts) {
             INFO(golden_case.at("id").get<std::string>() << " " << name);
-            CHECK(golden::check_outcome(outputs.at(name), [&] { return native(ccfg); }) == "");
+            CHECK(golden::check_outcome(outputs.at(name), [&, &native = native] { return native(ccfg); }) == "");
             ++compared;
         }
     }

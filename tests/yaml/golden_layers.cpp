@@ -49,23 +49,23 @@ GoldenRun price_golden_layers(const Program& program) {
         const json& out = c["outputs"];
         const std::string id = c["id"];
         for (const auto& [slot, expected] : out["slot_bytes"].items()) {
-            check(id + " " + slot, golden::check_outcome(expected, [&] { return records.slot_bytes(layer, slot); }));
+            check(id + " " + slot, golden::check_outcome(expected, [&, &slot = slot] { return records.slot_bytes(layer, slot); }));
             SlotQuery q;
             q.switches = &explicit_switches;
             check(id + " " + slot + " explicit",
-                  golden::check_outcome(out["slot_bytes_explicit"][slot], [&] { return records.slot_bytes(layer, slot, q); }));
+                  golden::check_outcome(out["slot_bytes_explicit"][slot], [&, &slot = slot] { return records.slot_bytes(layer, slot, q); }));
             for (const auto& [op, only_expected] : out["slot_bytes_only"][slot].items()) {
                 SlotQuery only;
                 only.only = op;
                 check(id + " " + slot + " only " + op,
-                      golden::check_outcome(only_expected, [&] { return records.slot_bytes(layer, slot, only); }));
+                      golden::check_outcome(only_expected, [&, &slot = slot] { return records.slot_bytes(layer, slot, only); }));
             }
         }
         check(id + " layer", dict_outcome(out["layer_bytes"], [&] { return records.layer_bytes(layer); }));
         check(id + " layer explicit",
               dict_outcome(out["layer_bytes_explicit"], [&] { return records.layer_bytes(layer, &explicit_switches); }));
         for (const auto& [op, expected] : out["op_bytes"].items())
-            check(id + " op " + op, dict_outcome(expected, [&] { return records.op_bytes(layer, op); }));
+            check(id + " op " + op, dict_outcome(expected, [&, &op = op] { return records.op_bytes(layer, op); }));
         const json& act = out["activations"];
         namespace A = activations;
         check(id + " qkv", golden::check_outcome(act["attn_qkv_activations"], [&] { return A::attn_qkv(records, layer); }));
