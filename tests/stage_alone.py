@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Compiles each stage of src/ alone, against only the stages before it:
-every source file and header of a stage, checked (-fsyntax-only) with the
-build's own flags (compile_commands.json) but with src/ replaced by a folder
-that holds only the stages it may use (layering.ALLOWED). An include of a
-later stage then fails to compile, as does a header that does not stand
-alone. Exits 1 naming each file that does not compile."""
+"""Compiles each header of src/ alone, against only the stages before its
+own: checked (-fsyntax-only) with the build's own flags
+(compile_commands.json) but with src/ replaced by a folder that holds only
+the stages it may use (layering.ALLOWED). A header that reaches a later
+stage, even through another header, then fails to compile, as does one that
+does not stand alone. Source files are not compiled again: the build
+compiles each, and what one includes directly is held by layering.py, what
+it includes through a header by this check. Exits 1 naming each header that
+does not compile."""
 import concurrent.futures
 import json
 import os
@@ -47,11 +50,10 @@ def main(compile_commands, src, jobs):
             root.mkdir()
             for allowed in ALLOWED[stage]:
                 os.symlink(src / allowed, root / allowed)
-            for path in sorted((src / stage).glob("*.[hc]*")):
+            for path in sorted((src / stage).glob("*.h")):
                 compiler, args, directory = own.get(path.resolve(), flags[stage])
                 args = [f"-I{root}" if a == f"-I{src}" else a for a in args]
-                language = ["-x", "c++"] if path.suffix == ".h" else []
-                jobs_list.append((stage, path, [compiler, *args, "-fsyntax-only", *language, str(root / stage / path.name)], directory))
+                jobs_list.append((stage, path, [compiler, *args, "-fsyntax-only", "-x", "c++", str(root / stage / path.name)], directory))
 
         def run(job):
             stage, path, command, directory = job
@@ -63,7 +65,7 @@ def main(compile_commands, src, jobs):
             for stage, path, code, err in pool.map(run, jobs_list):
                 if code != 0:
                     failed.append(f"{path.relative_to(src.parent)} ({stage} alone):\n{err.strip()[:2000]}")
-    print("\n".join(failed) if failed else f"stage_alone: ok ({len(jobs_list)} files, {len(flags)} stages)")
+    print("\n".join(failed) if failed else f"stage_alone: ok ({len(jobs_list)} headers, {len(flags)} stages)")
     return 1 if failed else 0
 
 
