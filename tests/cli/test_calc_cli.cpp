@@ -231,7 +231,7 @@ TEST_CASE("calc: a refused source is shown with its place, exit 1", "[cli][calc]
     CHECK(bad_set.exit_code == 2);
 }
 
-TEST_CASE("calc --tier tree gives the straight-line code's value; calc --dump lists it", "[cli][calc][tier][dump]") {
+TEST_CASE("calc --tier tree gives the straight-line code's value, calc --dump lists it", "[cli][calc][tier][dump]") {
     for (const char* expr : {"s * b * h / t", "0.5 * h if t > 1 else max(s, b)", "7 // 2 ** 3"}) {
         INFO(expr);
         const std::vector<std::string> sets = {"--set", "s=4096", "--set", "b=2", "--set", "h=5120.5", "--set", "t=8"};

@@ -84,7 +84,7 @@ TEST_CASE("careful io: fmt writes a symlink's target, keeps hard links and the m
     CHECK(files == 3);
 }
 
-TEST_CASE("careful io: a plain file keeps its mode; import -o onto a FIFO writes through it", "[cli][io]") {
+TEST_CASE("careful io: a plain file keeps its mode, import -o onto a FIFO writes through it", "[cli][io]") {
     testing::TempDir dir;
     const auto file = dir.write("plain.rec", kUgly);
     REQUIRE(::chmod(file.c_str(), 0600) == 0);

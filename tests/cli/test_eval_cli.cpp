@@ -290,7 +290,7 @@ TEST_CASE("eval: a float has the same digits however it is printed", "[cli][eval
     CHECK(jsonl.out.find("\"bytes\":2073600000000000.0") != std::string::npos);
 }
 
-TEST_CASE("eval --tier prices alike in each tier; eval --dump lists the run", "[cli][eval][tier][dump]") {
+TEST_CASE("eval --tier prices alike in each tier, eval --dump lists the run", "[cli][eval][tier][dump]") {
     const std::string layer = OPREC_TEST_DATA "/../examples/deepseek-v3-moe.json";
     const auto fast = testing::run_oprec({"eval", "--format", "json", layer});
     REQUIRE(fast.exit_code == 0);

@@ -175,7 +175,7 @@ TEST_CASE("serve: records given as a file are read again when the file changes",
     CHECK(body_of(broken)["error"].get<std::string>().find("mine.rec:") != std::string::npos);
 }
 
-TEST_CASE("serve: over HTTP, the page and the API; a foreign Host refused; no path out", "[serve]") {
+TEST_CASE("serve: over HTTP, the page and the API, a foreign Host refused, no path out", "[serve]") {
     serve::ServerOptions o;
     o.web_dir = kRoot / "web";
     o.vendor_dir = kRoot / "web" / "node_modules";

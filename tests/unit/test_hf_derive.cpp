@@ -276,7 +276,7 @@ TEST_CASE("sequence and dtype default to the model's", "[hf]") {
     CHECK(is_int(field(f, "s"), 4096));  // no max_position_embeddings
 }
 
-TEST_CASE("MLA head width: the model's v_head_dim, else the family's 128; others keep h/a", "[hf]") {
+TEST_CASE("MLA head width: the model's v_head_dim, else the family's 128, others keep h/a", "[hf]") {
     const std::string mla = R"({"model_type": "deepseek_v2", "hidden_size": 3584, "num_attention_heads": 64,
         "num_hidden_layers": 4, "intermediate_size": 256, "kv_lora_rank": 512, "qk_rope_head_dim": 64)";
     CHECK(is_int(field(inline_model(mla + "}").layer(0, Strategy{}), "dh"), 128));

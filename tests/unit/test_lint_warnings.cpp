@@ -26,7 +26,7 @@ TEST_CASE("lint W0101: an unknown name, with did-you-mean", "[lint]") {
     CHECK(shown.find("ffMM = hff_exp\n") != std::string::npos);  // the line as the fix leaves it
 }
 
-TEST_CASE("lint W0101: a parameter and a default provide names; total only in the formula", "[lint]") {
+TEST_CASE("lint W0101: a parameter and a default provide names, total only in the formula", "[lint]") {
     const std::string text = kClean + "default extra = 1\nfn f(width) = width * extra\n";
     const auto r = linted(edit(text, "ffMM = hff\n", "ffMM = f(hff)\n"));
     CHECK(with_code(r, "W0101").empty());
@@ -61,7 +61,7 @@ TEST_CASE("lint W0102: a switch no op or part uses", "[lint]") {
     }
 }
 
-TEST_CASE("lint W0103: an op or part no slot keeps; a comm op is exempt", "[lint]") {
+TEST_CASE("lint W0103: an op or part no slot keeps, a comm op is exempt", "[lint]") {
     const std::string text = edit(kClean, "    linrec = n_linrec * h\n", "");
     const auto r = linted(text);
     const Diagnostic d = only(r, "W0103");
@@ -282,7 +282,7 @@ TEST_CASE("lint W0113: a formula not linear in total", "[lint]") {
     }
 }
 
-TEST_CASE("lint W0114: a suppression that suppresses nothing; suppressions work", "[lint]") {
+TEST_CASE("lint W0114: a suppression that suppresses nothing, suppressions work", "[lint]") {
     const std::string guarded = edit(kClean, "attMM = h\n", "attMM = h / a  # rec: allow W0109: a layer has heads\n");
     CHECK(codes(linted(guarded)).empty());
     const std::string above = edit(kClean, "attMM = h\n", "# rec: allow W0109\n    attMM = h / a\n");
@@ -337,7 +337,7 @@ TEST_CASE("lint W0116: records with no field schema", "[lint]") {
     CHECK(with_code(r, "W0101").empty());
 }
 
-TEST_CASE("lint: warnings in the library are not reported; a second file's carry the import", "[lint]") {
+TEST_CASE("lint: warnings in the library are not reported, a second file's carry the import", "[lint]") {
     // ffn.rec is the library's: none of its contents is reported even when unused.
     CHECK(codes(linted(edit(kClean + "import \"ffn.rec\"\n", "ffMM = hff\n", "ffMM = ffn_elements(hff)\n"))).empty());
 }

@@ -57,7 +57,7 @@ TEST_CASE("syntax: Python's precedence and associativity", "[syntax]") {
     CHECK(calc("x if (y if y else x) else 0") == "3");  // a conditional condition, in parentheses
 }
 
-TEST_CASE("syntax: a comparison chain is one comparison; in parentheses it is not", "[syntax]") {
+TEST_CASE("syntax: a comparison chain is one comparison, in parentheses it is not", "[syntax]") {
     CHECK(calc("3 > 2 > 1") == "True");      // 3 > 2 and 2 > 1
     CHECK(calc("(3 > 2) > 1") == "False");   // True > 1
     CHECK(calc("1 < x == 3 != 4") == "True");
