@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace oprec::cli {
 
@@ -12,14 +13,28 @@ fs::path data_dir() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "oprec";
-        if (fs::exists(installed / "stdlib", ec)) return installed;
+        // bin/oprec, or libexec/oprec/oprec-serve: share/oprec beside bin/ or libexec/
+        for (const fs::path& prefix : {exe.parent_path().parent_path(), exe.parent_path().parent_path().parent_path()}) {
+            const fs::path installed = prefix / "share" / "oprec";
+            if (fs::exists(installed / "stdlib", ec)) return installed;
+        }
     }
     // A build tree's command reads the source tree's data (an edit to
     // records/ needs no install), whatever an earlier install left in the prefix.
     const fs::path source = OPREC_SOURCE_DIR;
     if (fs::exists(source / "stdlib", ec)) return source;
     return OPREC_INSTALL_DATADIR;
+}
+
+std::optional<fs::path> helper_program(std::string_view name) {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return std::nullopt;
+    for (const fs::path& dir : {exe.parent_path(), exe.parent_path().parent_path() / "libexec" / "oprec"}) {
+        const fs::path program = dir / name;
+        if (fs::is_regular_file(program, ec) && access(program.c_str(), X_OK) == 0) return program;
+    }
+    return std::nullopt;
 }
 
 fs::path default_records() { return data_dir() / "records" / "op_records.rec"; }

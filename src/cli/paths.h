@@ -1,9 +1,11 @@
 // Where the shipped records and the standard library are, with no
-// configuration: beside an installed binary (../share/oprec), else the
-// source tree the binary was built from. OPREC_PATH adds import folders.
+// configuration: beside an installed binary (../share/oprec, or
+// ../../share/oprec for a helper in libexec/oprec), else the source tree
+// the binary was built from. OPREC_PATH adds import folders.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string_view>
 
 #include "check/loader.h"
@@ -12,6 +14,9 @@
 namespace oprec::cli {
 
 std::filesystem::path data_dir();                 // holds records/ and stdlib/
+// A program of oprec's own that a command runs (oprec-serve): beside this
+// one (a build tree), else in ../libexec/oprec (an install).
+std::optional<std::filesystem::path> helper_program(std::string_view name);
 std::filesystem::path default_records();          // records/op_records.rec
 std::filesystem::path web_dir();                  // oprec serve's page: web/
 // The chart library: an install's web/vendor, else web/node_modules (npm ci).

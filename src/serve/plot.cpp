@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "serve/server.h"
+#include "serve/vendor.h"
 
 namespace oprec::serve {
 

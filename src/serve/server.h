@@ -23,10 +23,6 @@ struct ServerOptions {
     ServiceOptions service;
 };
 
-// Where the chart library's files are: an install's share/oprec/web/vendor,
-// else the source tree's web/node_modules (after `npm ci` in web/).
-std::optional<std::filesystem::path> vendor_file(const std::filesystem::path& vendor_dir, const std::string& name);
-
 // Serves until stop() is called from another thread or the process is
 // interrupted. `on_listening` is called once with the URL, when requests
 // can be made. Throws std::runtime_error when the address cannot be bound.
