@@ -34,7 +34,11 @@ void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
 }
 
 void Bindings::throw_missing(NameId name) const {
-    if (state_[name] == kError) throw EvalError(kinds_[name], messages_[name]);
+    if (state_[name] == kError) {
+        if (kinds_[name] == ErrorKind::MissingField && messages_[name].empty())
+            throw EvalError(ErrorKind::MissingField, missing_field_message(program_->names[name]));
+        throw EvalError(kinds_[name], messages_[name]);
+    }
     throw EvalError(ErrorKind::UnboundName, fmt::format("`{}` has no value", program_->names[name]));
 }
 

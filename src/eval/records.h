@@ -27,6 +27,9 @@ public:
         state_[name] = kSet;
     }
     void set_error(NameId name, ErrorKind kind, std::string message);
+    // A field the layer does not state: MissingField, its message made only
+    // if it is read (a layer leaves dozens of the records' names unstated).
+    void set_missing_field(NameId name) { set_error(name, ErrorKind::MissingField, {}); }
 
     // One read of one array: a name with no value holds kNoValue's type.
     Value load(NameId name, NodeId) const {

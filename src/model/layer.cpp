@@ -27,38 +27,50 @@ std::string in_quotes(std::string_view name) { return "'" + std::string(name) + 
 
 }  // namespace
 
-std::string missing_field_message(std::string_view name) { return "the layer config has no field " + in_quotes(name); }
-
 // ---- LayerConfig -------------------------------------------------------------
 
+std::uint64_t LayerConfig::key_of(std::string_view name) {
+    std::uint64_t key = std::min<std::size_t>(name.size(), 255);
+    for (std::size_t i = 0; i < 7 && i < name.size(); ++i)
+        key |= std::uint64_t(static_cast<unsigned char>(name[i])) << (8 * (i + 1));
+    return key;
+}
+
+std::size_t LayerConfig::index_of(std::string_view name) const {
+    const std::uint64_t key = key_of(name);
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+        if (keys_[i] == key && (name.size() <= 7 || fields_[i].first == name)) return i;
+    return keys_.size();
+}
+
 void LayerConfig::set(std::string name, FieldValue value) {
-    const auto it = std::find_if(fields_.begin(), fields_.end(),
-                                 [&](const auto& field) { return field.first == name; });
-    if (it != fields_.end()) {
-        it->second = std::move(value);
+    const std::size_t i = index_of(name);
+    if (i < fields_.size()) {
+        fields_[i].second = std::move(value);
         return;
     }
+    keys_.push_back(key_of(name));
     fields_.emplace_back(std::move(name), std::move(value));
 }
 
 bool LayerConfig::add(std::string name, FieldValue value) {
-    if (contains(name)) return false;
+    if (index_of(name) < fields_.size()) return false;
+    keys_.push_back(key_of(name));
     fields_.emplace_back(std::move(name), std::move(value));
     return true;
 }
 
 bool LayerConfig::erase(std::string_view name) {
-    const auto it = std::find_if(fields_.begin(), fields_.end(),
-                                 [&](const auto& field) { return field.first == name; });
-    if (it == fields_.end()) return false;
-    fields_.erase(it);
+    const std::size_t i = index_of(name);
+    if (i == fields_.size()) return false;
+    fields_.erase(fields_.begin() + static_cast<std::ptrdiff_t>(i));
+    keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
 }
 
 const FieldValue* LayerConfig::find(std::string_view name) const {
-    for (const auto& [field, value] : fields_)
-        if (field == name) return &value;
-    return nullptr;
+    const std::size_t i = index_of(name);
+    return i < fields_.size() ? &fields_[i].second : nullptr;
 }
 
 const FieldValue& LayerConfig::get(std::string_view name) const {

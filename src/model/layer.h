@@ -36,8 +36,6 @@ using SwitchMap = std::map<std::string, Value, std::less<>>;
 // The accessors follow Python's reading of `ccfg`: `ccfg.x` of an absent
 // field raises (MissingField); arithmetic on None or a string raises
 // (TypeError), which number() reports at the read.
-// What reading a field the config does not state raises: "the layer config has no field 'h'".
-std::string missing_field_message(std::string_view name);
 
 class LayerConfig {
 public:
@@ -75,9 +73,16 @@ public:
     bool empty() const { return fields_.empty(); }
 
 private:
-    // A config holds a few dozen fields: a linear scan beats a map's
-    // allocations and keeps the stated order for printing.
+    // A name's first seven bytes and its length in one word: a field whose
+    // name is that short (most: h, s, t, hff, n_exp) is found by comparing
+    // words alone, a longer one then by its bytes.
+    static std::uint64_t key_of(std::string_view name);
+    std::size_t index_of(std::string_view name) const;  // size() when absent
+
+    // A config holds a few dozen fields: a linear scan (of keys_) beats a
+    // map's allocations and keeps the stated order for printing.
     std::vector<std::pair<std::string, FieldValue>> fields_;
+    std::vector<std::uint64_t> keys_;  // key_of each field's name, parallel to fields_
 };
 
 // Python's truth of a field value (None false, a string when non-empty).

@@ -62,7 +62,7 @@ void RecordsEvaluator::bind_stated(const LayerDoc& layer, NameId id, const Field
             } else if (stated == nullptr) {
                 // Absent: no exception to make (a records file with whole-rank
                 // names binds dozens the layer never states).
-                names.set_error(id, ErrorKind::MissingField, missing_field_message(name));
+                names.set_missing_field(id);
             } else {
                 names.set(id, layer.fields.number(name));  // raises what reading it raises
             }

@@ -2,6 +2,10 @@
 
 namespace oprec {
 
+std::string missing_field_message(std::string_view name) {
+    return "the layer config has no field '" + std::string(name) + "'";
+}
+
 const char* error_kind_name(ErrorKind kind) {
     switch (kind) {
     case ErrorKind::DivisionByZero: return "division-by-zero";

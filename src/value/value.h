@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "diag/source.h"
 
@@ -71,6 +72,9 @@ enum class ErrorKind : std::uint8_t {
 };
 
 const char* error_kind_name(ErrorKind kind);  // "division-by-zero", ...
+// What reading a layer field the config does not state raises (MissingField):
+// "the layer config has no field 'h'".
+std::string missing_field_message(std::string_view name);
 
 // A runtime error of evaluation. The arithmetic throws it bare; the
 // interpreter adds the span of the expression that failed, and the records
