@@ -135,14 +135,6 @@ public:
     // The layer document (fields, switches, context) as JSON.
     std::string document_json(int indent = 2) const;
 
-    // ---- reading the fast tiers -----------------------------------------------------
-    // The layer's compiled run, one instruction a line (`oprec eval --dump`):
-    // its straight-line code, its register code, and the register code typed
-    // and pinned for this layer's names (made here if the layer has not
-    // been priced twice yet). For reading and comparing, not for parsing:
-    // the format may change. docs/performance.md, "Working in the fast tier".
-    std::string dump_code() const;
-
 private:
     explicit Layer(std::unique_ptr<detail::LayerState> state);
     std::unique_ptr<detail::LayerState> state_;

@@ -21,15 +21,6 @@ namespace detail {
 struct RecordsState;
 }
 
-// Which of the evaluator's tiers prices a layer (docs/performance.md,
-// "Working in the fast tier"): Auto, the fastest that can (the default);
-// Tree, every expression walked as a tree; StraightLine, the layer's
-// straight-line run; Registers, its untyped register run. Each gives the
-// same bits and errors: the switch is for comparing them.
-enum class Tier : std::uint8_t { Auto, Tree, StraightLine, Registers };
-// "auto", "tree", "straight-line", "registers"; nullopt for any other text.
-std::optional<Tier> parse_tier(std::string_view text);
-
 struct RecordsOptions {
     // Holds records/ and stdlib/; empty: the installed data, else the source
     // tree the library was built from.
@@ -42,8 +33,6 @@ struct RecordsOptions {
     // Files as an editor holds them, unsaved: an import of one of these
     // paths reads this text instead of the file (oprec lsp's open documents).
     std::map<std::filesystem::path, std::string> unsaved = {};
-    // Which tier prices the layers made from these records.
-    Tier tier = Tier::Auto;
 };
 
 class Records {

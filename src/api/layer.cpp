@@ -317,10 +317,4 @@ Report Layer::report(const ReportOptions& options) const {
 
 std::string Layer::document_json(int indent) const { return json_text(layer_doc_json(state_->doc), indent); }
 
-std::string Layer::dump_code() const {
-    LayerState& s = *state_;
-    if (!s.prepared.runs_typed() && s.prepared.names().all_bound()) s.prepared.make_typed();
-    return s.prepared.dump_code();
-}
-
 }  // namespace oprec

@@ -41,24 +41,14 @@ LoadOptions load_options(const RecordsOptions& options) {
     return out;
 }
 
-RunTier run_tier(Tier tier) {
-    switch (tier) {
-    case Tier::Tree: return RunTier::Tree;
-    case Tier::StraightLine: return RunTier::StraightLine;
-    case Tier::Registers: return RunTier::Registers;
-    case Tier::Auto: break;
-    }
-    return RunTier::Auto;
-}
-
-Records make(LoadResult loaded, std::string source, Tier tier) {
+Records make(LoadResult loaded, std::string source, RunTier tier) {
     if (!loaded.program) throw detail::records_error(loaded.diagnostics, loaded.sources);
     auto state = std::make_shared<detail::RecordsState>();
     state->source = std::move(source);
     state->program = std::move(*loaded.program);
     state->modules = std::move(loaded.modules);
     auto evaluator = std::make_unique<RecordsEvaluator>(state->program);
-    evaluator->set_tier(run_tier(tier));
+    evaluator->set_tier(tier);
     state->evaluator = std::move(evaluator);
     for (const RecordInfo& r : state->program.records) state->record_names.push_back(r.name);
     for (const SlotInfo& s : state->program.slots) state->slot_names.push_back(s.name);
@@ -100,26 +90,22 @@ fs::path Records::default_data_dir() {
     return OPREC_INSTALL_DATADIR;
 }
 
-std::optional<Tier> parse_tier(std::string_view text) {
-    if (text == "auto") return Tier::Auto;
-    if (text == "tree") return Tier::Tree;
-    if (text == "straight-line") return Tier::StraightLine;
-    if (text == "registers") return Tier::Registers;
-    return std::nullopt;
-}
-
 Records Records::shipped(const RecordsOptions& options) { return load("op_records", options); }
 
-Records Records::load(const fs::path& path_or_name, const RecordsOptions& options) {
+Records detail::load_records(const fs::path& path_or_name, const RecordsOptions& options, RunTier tier) {
     const fs::path path = resolve(path_or_name, options);
     const LoadOptions load = load_options(options);
     return make(options.profiles ? hf::load_with_profiles(path, *options.profiles, load) : load_file(path, load),
-                path.string(), options.tier);
+                path.string(), tier);
+}
+
+Records Records::load(const fs::path& path_or_name, const RecordsOptions& options) {
+    return detail::load_records(path_or_name, options, RunTier::Auto);
 }
 
 Records Records::from_text(std::string text, std::string name, const RecordsOptions& options) {
     std::string source = name;
-    return make(load_text(std::move(text), std::move(name), load_options(options)), std::move(source), options.tier);
+    return make(load_text(std::move(text), std::move(name), load_options(options)), std::move(source), RunTier::Auto);
 }
 
 const std::string& Records::source() const { return state_->source; }

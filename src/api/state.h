@@ -59,6 +59,8 @@ Value to_value(const Number& n);
 // An evaluation error as the public type, its position from the records' sources.
 PricingError pricing_error(const EvalError& e, const SourceMap& sources);
 Position position(const Span& span, const SourceMap& sources);
+// Records::load with the run that prices them chosen (debug.h's door).
+Records load_records(const std::filesystem::path& path_or_name, const RecordsOptions& options, RunTier tier);
 // A load's (or an expression's) diagnostics as the public error.
 RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources);
 

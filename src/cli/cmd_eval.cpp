@@ -9,13 +9,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "diag/read_file.h"
+#include "api/debug.h"
 #include "cli/commands.h"
 #include "cli/eval_hf.h"
 #include "cli/file_io.h"
 #include "cli/layer_options.h"
 #include "cli/layer_table.h"
 #include "cli/paths.h"
+#include "diag/read_file.h"
 #include "diag/suggest.h"
 #include "model/report.h"  // has_error, for one slot's document
 #include "oprec/oprec.h"
@@ -36,7 +37,7 @@ struct EvalArgs {
     std::string format = "table";
     bool jsonl = false;
     bool dump = false;  // --dump: the layer's compiled run instead of its bytes
-    std::string tier = "auto";  // --tier: which run prices it (RecordsOptions::tier)
+    std::string tier = "auto";  // --tier: which run prices it (api/debug.h)
     HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
 };
 
@@ -170,9 +171,8 @@ int run(const EvalArgs& args) {
     }
     std::optional<Records> records;
     try {
-        RecordsOptions options = records_options();
-        options.tier = parse_tier(args.tier).value_or(Tier::Auto);  // checked by the option
-        records = Records::load(resolve_records(args.records), options);
+        const debug::Tier tier = debug::parse_tier(args.tier).value_or(debug::Tier::Auto);  // checked by the option
+        records = debug::load(resolve_records(args.records), records_options(), tier);
     } catch (const RecordsError& e) {
         std::cerr << render_problems(e, isatty(2) != 0);
         return kCannotRun;
@@ -199,7 +199,7 @@ int run(const EvalArgs& args) {
         return kCannotRun;
     }
     if (args.dump) {
-        std::cout << layer->dump_code();
+        std::cout << debug::dump_code(*layer);
         return kOk;
     }
     const bool as_written = args.format == "json" && args.slot.empty();  // printed as the API writes it

@@ -9,6 +9,7 @@
 #include "golden/records_fixture.h"
 #include "model/layer_json.h"
 #include "model/report.h"
+#include "api/debug.h"
 #include "oprec/oprec.h"
 
 namespace {
@@ -155,20 +156,19 @@ TEST_CASE("the API's errors say what and where", "[api]") {
 }
 
 TEST_CASE("every golden layer prices the same under each tier", "[api][golden][tier]") {
-    using oprec::Tier;
+    using oprec::debug::Tier;
     const auto load = [](Tier tier) {
         oprec::RecordsOptions options;
         options.data_dir = OPREC_TEST_DATA "/..";
-        options.tier = tier;
-        return oprec::Records::load(OPREC_TEST_DATA "/../records/op_records.rec", options);
+        return oprec::debug::load(OPREC_TEST_DATA "/../records/op_records.rec", options, tier);
     };
     const std::vector<std::pair<Tier, oprec::Records>> tiers = {
         {Tier::Auto, load(Tier::Auto)},
         {Tier::Tree, load(Tier::Tree)},
         {Tier::StraightLine, load(Tier::StraightLine)},
         {Tier::Registers, load(Tier::Registers)}};
-    CHECK(oprec::parse_tier("straight-line") == Tier::StraightLine);
-    CHECK_FALSE(oprec::parse_tier("fast"));
+    CHECK(oprec::debug::parse_tier("straight-line") == Tier::StraightLine);
+    CHECK_FALSE(oprec::debug::parse_tier("fast"));
     std::size_t compared = 0;
     for (const auto& c : cases()["cases"]) {
         const std::string text = doc_text(c);

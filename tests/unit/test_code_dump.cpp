@@ -1,5 +1,5 @@
 // The opcode tables (register_code.h, code.h) and the listing made from
-// them (eval/code_dump.h, Layer::dump_code, `oprec eval --dump`).
+// them (eval/code_dump.h, debug::dump_code, `oprec eval --dump`).
 #include <catch2/catch.hpp>
 
 #include <set>

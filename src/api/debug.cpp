@@ -1,0 +1,32 @@
+#include "api/debug.h"
+
+#include "api/state.h"
+
+namespace oprec::debug {
+
+std::optional<Tier> parse_tier(std::string_view text) {
+    if (text == "auto") return Tier::Auto;
+    if (text == "tree") return Tier::Tree;
+    if (text == "straight-line") return Tier::StraightLine;
+    if (text == "registers") return Tier::Registers;
+    return std::nullopt;
+}
+
+Records load(const std::filesystem::path& path_or_name, const RecordsOptions& options, Tier tier) {
+    RunTier run = RunTier::Auto;
+    switch (tier) {
+    case Tier::Tree: run = RunTier::Tree; break;
+    case Tier::StraightLine: run = RunTier::StraightLine; break;
+    case Tier::Registers: run = RunTier::Registers; break;
+    case Tier::Auto: break;
+    }
+    return detail::load_records(path_or_name, options, run);
+}
+
+std::string dump_code(const Layer& layer) {
+    detail::LayerState& s = detail::Access::state(layer);
+    if (!s.prepared.runs_typed() && s.prepared.names().all_bound()) s.prepared.make_typed();
+    return s.prepared.dump_code();
+}
+
+}  // namespace oprec::debug

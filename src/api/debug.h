@@ -1,0 +1,35 @@
+// The debug switches' door past the public API: which of the evaluator's
+// runs prices a layer, and the listing of those runs. Every run gives the
+// same bits and errors; these are for comparing them (`oprec eval --tier`,
+// `oprec eval --dump`, the tests) and are not part of include/oprec: an
+// embedder has no run to choose. docs/performance.md, "Working in the
+// fast tier".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "oprec/records.h"
+
+namespace oprec::debug {
+
+// Auto, the fastest that can (what Records::load gives); Tree, every
+// expression walked as a tree; StraightLine, the layer's straight-line run;
+// Registers, its untyped register run.
+enum class Tier : std::uint8_t { Auto, Tree, StraightLine, Registers };
+// "auto", "tree", "straight-line", "registers"; nullopt for any other text.
+std::optional<Tier> parse_tier(std::string_view text);
+
+// Records::load, the layers made from them priced by `tier`.
+Records load(const std::filesystem::path& path_or_name, const RecordsOptions& options, Tier tier);
+
+// The layer's compiled run, one instruction a line: its straight-line code,
+// its register code, and the register code typed and pinned for the
+// layer's names (made here if the layer has not been priced twice yet).
+// For reading, not for parsing: the format may change.
+std::string dump_code(const Layer& layer);
+
+}  // namespace oprec::debug
