@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "check/loader.h"
@@ -199,4 +200,42 @@ TEST_CASE("limits: a config number beyond a float's range is an HfError, not a c
                          Catch::Matchers::Message("c.json: number 1e505 is beyond a float's range"));
     CHECK_THROWS_MATCHES(hf::HfConfig::parse(R"({"rope_theta": -2E+999})", "c.json"), hf::HfError,
                          Catch::Matchers::Message("c.json: number -2E+999 is beyond a float's range"));
+}
+
+// A parse runs on the caller's stack only where the text cannot nest deeper
+// than that stack holds (syntax/parse.cpp, on_large_stack); else on a thread
+// of its own with a large one. Here the caller's stack is 64 KiB, which a
+// parse of 150 brackets or signs overflowed (measured: 150 levels need more
+// than 64 KiB).
+TEST_CASE("limits: a parse on a thread with a small stack does not overflow it", "[limits]") {
+    struct Job {
+        std::vector<std::string> texts;
+        std::vector<bool> parsed;
+    } job;
+    for (const std::string& one : {std::string("("), std::string("-"), std::string("not "), std::string("2 ** ")}) {
+        std::string text;
+        for (int i = 0; i < 150; ++i) text += one;
+        text += "1";
+        if (one == "(") text += std::string(150, ')');
+        job.texts.push_back(text);
+    }
+    job.texts.push_back("h * s / t");  // shallow: parsed where it is
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 << 10);
+    pthread_t thread;
+    auto run = [](void* arg) -> void* {
+        auto* j = static_cast<Job*>(arg);
+        for (const std::string& text : j->texts) {
+            SourceMap sources;
+            std::vector<Diagnostic> diags;
+            const FileId id = sources.add("<expr>", text);
+            j->parsed.push_back(parse_expression(sources, id, diags).has_value());
+        }
+        return nullptr;
+    };
+    REQUIRE(pthread_create(&thread, &attr, run, &job) == 0);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    CHECK(job.parsed == std::vector<bool>{true, true, true, true, true});
 }
