@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "bench_support.h"
-#include "eval/records.h"
+#include "eval/pricing.h"
 #include "native_baseline.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::bench {
 namespace {

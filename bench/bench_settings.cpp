@@ -7,7 +7,7 @@
 
 #include "bench_support.h"
 #include "model/layer_settings.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::bench {
 namespace {

@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "check/program.h"
-#include "eval/records.h"
+#include "eval/pricing.h"
 
 namespace oprec {
 

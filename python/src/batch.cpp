@@ -9,7 +9,7 @@
 
 #include <pybind11/stl.h>
 
-#include "convert.h"
+#include "py_values.h"
 
 namespace oprec::py_module {
 

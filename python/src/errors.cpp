@@ -3,7 +3,7 @@
 // and the records' position as attributes.
 #include <string>
 
-#include "convert.h"
+#include "py_values.h"
 #include "oprec/errors.h"
 
 namespace oprec::py_module {

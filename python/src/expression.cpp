@@ -5,7 +5,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
-#include "convert.h"
+#include "py_values.h"
 #include "oprec/expression.h"
 
 namespace oprec::py_module {

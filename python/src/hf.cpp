@@ -7,7 +7,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "convert.h"
+#include "py_values.h"
 #include "oprec/hf.h"
 
 namespace oprec::py_module {

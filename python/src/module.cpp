@@ -1,7 +1,7 @@
 // `oprec._oprec`: the compiled half of the package (python/oprec/ is the
 // other): records, bound layers, batches, the Hugging Face front end, and
 // the object pricer the reference drop-in prices through.
-#include "convert.h"
+#include "py_values.h"
 
 PYBIND11_MODULE(_oprec, m) {
     using namespace oprec::py_module;

@@ -10,7 +10,7 @@
 #include "check/program.h"
 #include "diag/diagnostic.h"
 #include "model/layer.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "syntax/ast.h"
 #include "oprec/errors.h"
 #include "oprec/number.h"

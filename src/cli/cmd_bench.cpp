@@ -23,7 +23,7 @@
 #include "diag/diagnostic.h"
 #include "model/layer_settings.h"
 #include "native_baseline.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/json_writer.h"
 
 namespace oprec::cli {

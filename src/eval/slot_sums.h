@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "eval/records.h"
+#include "eval/pricing.h"
 
 namespace oprec {
 

@@ -13,7 +13,7 @@
 
 #include "hf/model.h"
 #include "hf/strategy.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::hf {
 

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::activations {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "eval/slot_sums.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/json_writer.h"
 
 namespace oprec {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "code/interp.h"
-#include "eval/records.h"
+#include "eval/pricing.h"
 #include "model/params.h"
 #include "rank/layout.h"
 #include "value/arith.h"

@@ -16,7 +16,7 @@
 
 #include "check/program.h"
 #include "hf/model.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "rank/strategy.h"
 
 namespace oprec::rank {

@@ -6,7 +6,7 @@
 
 #include "eval/expression.h"
 #include "model/layer.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::repl {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "model/layer.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 namespace oprec::repl {
 

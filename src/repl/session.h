@@ -13,7 +13,7 @@
 
 #include "check/loader.h"
 #include "model/layer.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "oprec/records.h"
 #include "repl/completion.h"
 #include "repl/file_watch.h"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/repl_support.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/bytes_text.h"
 #include "value/format.h"
 

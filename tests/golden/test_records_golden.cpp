@@ -8,7 +8,7 @@
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
 #include "model/activations.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/format.h"
 
 using nlohmann::json;

@@ -12,7 +12,7 @@
 
 #include "check/loader.h"
 #include "golden/records_fixture.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "support/process.h"
 #include "value/arith.h"
 

@@ -15,7 +15,7 @@
 
 #include "check/loader.h"
 #include "code/interp.h"
-#include "eval/records.h"
+#include "eval/pricing.h"
 #include "value/format.h"
 
 namespace oprec {

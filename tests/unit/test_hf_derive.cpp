@@ -13,7 +13,7 @@
 #include "hf/load.h"
 #include "hf/model.h"
 #include "model/params.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/format.h"
 
 using namespace oprec;

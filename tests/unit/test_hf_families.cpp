@@ -16,7 +16,7 @@
 #include "golden/records_fixture.h"
 #include "hf/load.h"
 #include "hf/model.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "support/temp_dir.h"
 #include "value/arith.h"
 

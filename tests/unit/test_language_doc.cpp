@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "check/loader.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "support/process.h"
 #include "support/temp_dir.h"
 

@@ -12,7 +12,7 @@
 #include "eval/layer_code.h"
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 using namespace oprec;
 

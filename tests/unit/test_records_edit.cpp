@@ -11,7 +11,7 @@
 
 #include "check/loader.h"
 #include "golden/records_fixture.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "support/process.h"
 #include "support/temp_dir.h"
 

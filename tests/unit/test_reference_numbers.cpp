@@ -13,7 +13,7 @@
 #include "eval/expression.h"
 #include "golden/records_fixture.h"
 #include "model/activations.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "value/arith.h"
 #include "value/format.h"
 

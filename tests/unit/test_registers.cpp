@@ -20,7 +20,7 @@
 #include "eval/register_types.h"
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 using namespace oprec;
 

@@ -10,8 +10,8 @@
 
 #include "check/loader.h"
 #include "eval/expression.h"
-#include "eval/records.h"
-#include "model/records_eval.h"
+#include "eval/pricing.h"
+#include "model/evaluator.h"
 #include "model/report.h"
 
 using namespace oprec;

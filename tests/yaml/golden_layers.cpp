@@ -6,7 +6,7 @@
 
 #include "golden/golden_support.h"
 #include "model/activations.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 using nlohmann::json;
 

@@ -10,7 +10,7 @@
 #include "check/loader.h"
 #include "golden/golden_support.h"
 #include "golden/records_fixture.h"
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 #include "support/temp_dir.h"
 #include "yaml/golden_layers.h"
 

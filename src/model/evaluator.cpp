@@ -1,4 +1,4 @@
-#include "model/records_eval.h"
+#include "model/evaluator.h"
 
 #include <algorithm>
 

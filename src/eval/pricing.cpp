@@ -1,4 +1,4 @@
-#include "eval/records.h"
+#include "eval/pricing.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "convert.h"
+#include "py_values.h"
 
 #include <string>
 #include <string_view>

@@ -15,7 +15,7 @@
 
 #include "check/program.h"
 #include "eval/layer_code.h"
-#include "eval/records.h"
+#include "eval/pricing.h"
 #include "model/layer.h"
 #include "oprec/named.h"
 
@@ -37,7 +37,7 @@ public:
     explicit RecordsEvaluator(const Program& program);
 
     const Program& program() const { return program_; }
-    // Which run prices a layer (RunTier, eval/records.h): Auto unless set,
+    // Which run prices a layer (RunTier, eval/pricing.h): Auto unless set,
     // to compare the tiers. Set it before preparing layers.
     void set_tier(RunTier tier) { tier_ = tier; }
     RunTier tier() const { return tier_; }
