@@ -36,11 +36,44 @@ std::uint64_t LayerConfig::key_of(std::string_view name) {
     return key;
 }
 
+namespace {
+// Where a key's probe starts in a table of 2^bits places (Fibonacci hashing).
+std::size_t home(std::uint64_t key, std::size_t mask) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+}
+}  // namespace
+
 std::size_t LayerConfig::index_of(std::string_view name) const {
+    if (table_.empty()) return fields_.size();
     const std::uint64_t key = key_of(name);
-    for (std::size_t i = 0; i < keys_.size(); ++i)
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t at = home(key, mask);; at = (at + 1) & mask) {
+        const std::uint32_t slot = table_[at];
+        if (slot == 0) return fields_.size();
+        const std::size_t i = slot - 1;
         if (keys_[i] == key && (name.size() <= 7 || fields_[i].first == name)) return i;
-    return keys_.size();
+    }
+}
+
+void LayerConfig::index_last() {
+    // At most half full, so a probe always meets an empty place.
+    if (2 * fields_.size() > table_.size()) return index_all();
+    const std::size_t mask = table_.size() - 1;
+    std::size_t at = home(keys_.back(), mask);
+    while (table_[at] != 0) at = (at + 1) & mask;
+    table_[at] = static_cast<std::uint32_t>(fields_.size());
+}
+
+void LayerConfig::index_all() {
+    std::size_t size = 16;
+    while (size < 2 * fields_.size()) size *= 2;
+    table_.assign(size, 0);
+    const std::size_t mask = size - 1;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+        std::size_t at = home(keys_[i], mask);
+        while (table_[at] != 0) at = (at + 1) & mask;
+        table_[at] = static_cast<std::uint32_t>(i + 1);
+    }
 }
 
 void LayerConfig::set(std::string name, FieldValue value) {
@@ -51,12 +84,14 @@ void LayerConfig::set(std::string name, FieldValue value) {
     }
     keys_.push_back(key_of(name));
     fields_.emplace_back(std::move(name), std::move(value));
+    index_last();
 }
 
 bool LayerConfig::add(std::string name, FieldValue value) {
     if (index_of(name) < fields_.size()) return false;
     keys_.push_back(key_of(name));
     fields_.emplace_back(std::move(name), std::move(value));
+    index_last();
     return true;
 }
 
@@ -65,6 +100,7 @@ bool LayerConfig::erase(std::string_view name) {
     if (i == fields_.size()) return false;
     fields_.erase(fields_.begin() + static_cast<std::ptrdiff_t>(i));
     keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
+    index_all();  // the later fields moved down one
     return true;
 }
 
