@@ -201,9 +201,7 @@ Number Layer::total() const {
     if (s.full_input && s.doc.context.node == NodeKind::FullRec) return pricing(s, [&] { return to_number(s.full_input(s.doc)); });
     return pricing(s, [&] {
         price_parts(s);
-        Value sum = Value::real(0.0);
-        for (const Value& v : s.scratch.bytes) sum = sum + v;
-        return to_number(sum);
+        return to_number(PartSums::layer(s.scratch.bytes.data(), s.scratch.bytes.size()));
     });
 }
 
@@ -298,20 +296,11 @@ std::vector<Setting> Layer::settings() const {
 }
 
 Report Layer::report(const ReportOptions& options) const {
-    LayerState& s = *state_;
-    PartsOrError parts = Named<Value>{};
-    try {
-        price_parts(s);
-        auto& named = std::get<Named<Value>>(parts);
-        for (std::size_t k = 0; k < s.scratch.parts.size(); ++k)
-            named.emplace_back(s.records->program.layer_parts[s.scratch.parts[k]], s.scratch.bytes[k]);
-    } catch (const EvalError& e) {
-        parts = e;
-    }
+    const LayerState& s = *state_;
     ReportQuery internal;
     internal.only = options.only;
     internal.indent = options.indent;
-    ReportText text = bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), parts, internal);
+    ReportText text = bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), internal);
     return {std::move(text.json), text.complete};
 }
 

@@ -112,7 +112,17 @@ private:
 #if defined(__GNUC__)
     __attribute__((noinline, cold))
 #endif
-    Value load_cold(NameId name, NodeId node) { return load(name, node); }
+    Value load_cold(NameId name, NodeId node) {
+        // An Env that gives a missing name's error as a value has it raised
+        // here once, placed, rather than raised, caught and raised again.
+        if constexpr (requires(const Env& env) { { env.missing(name) } -> std::convertible_to<EvalError>; }) {
+            EvalError e = env_.missing(name);
+            e.locate(code_.spans[node]);
+            throw e;
+        } else {
+            return load(name, node);
+        }
+    }
 
 #if defined(__GNUC__) && !defined(__clang__)
     // Keeps GCC from merging the instructions' dispatch jumps back into one.

@@ -33,14 +33,16 @@ void Bindings::set_error(NameId name, ErrorKind kind, std::string message) {
     messages_[name] = std::move(message);
 }
 
-void Bindings::throw_missing(NameId name) const {
+EvalError Bindings::missing(NameId name) const {
     if (state_[name] == kError) {
         if (kinds_[name] == ErrorKind::MissingField && messages_[name].empty())
-            throw EvalError(ErrorKind::MissingField, missing_field_message(program_->names[name]));
-        throw EvalError(kinds_[name], messages_[name]);
+            return EvalError(ErrorKind::MissingField, missing_field_message(program_->names[name]));
+        return EvalError(kinds_[name], messages_[name]);
     }
-    throw EvalError(ErrorKind::UnboundName, fmt::format("`{}` has no value", program_->names[name]));
+    return EvalError(ErrorKind::UnboundName, fmt::format("`{}` has no value", program_->names[name]));
 }
+
+void Bindings::throw_missing(NameId name) const { throw missing(name); }
 
 KeepMask only_mask(const Program& program, RecordId only) {
     KeepMask keep(program.records.size(), 0);
@@ -101,19 +103,27 @@ Value entry_elements(const Program& program, SlotId slot, std::size_t entry, con
     return in_context(program, slot, "", [&] { return interp.run(program.slots[slot].entries[entry].expr); });
 }
 
+void PartSums::add(std::uint32_t part, Value bytes) {
+    auto at = std::find_if(parts_.begin(), parts_.end(), [&](const auto& p) { return p.first == part; });
+    if (at == parts_.end()) at = parts_.insert(parts_.end(), {part, Value::real(0.0)});  // parts.get(part, 0.0)
+    at->second = py::add(at->second, bytes);
+}
+
+Value PartSums::layer(const Value* part_bytes, std::size_t count) {
+    Value sum = Value::real(0.0);
+    for (std::size_t k = 0; k < count; ++k) sum = py::add(sum, part_bytes[k]);
+    return sum;
+}
+
 void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out, bool tree) {
     out.clear();
     for (SlotId s = 0; s < program.slots.size(); ++s)
         if (slot_holds_as(program, s, names, tree)) out.held.push_back(s);
-    for (SlotId s : out.held) {
-        const std::uint32_t part = program.slots[s].layer_part;
-        std::size_t k = 0;
-        while (k < out.parts.size() && out.parts[k] != part) ++k;
-        if (k == out.parts.size()) {
-            out.parts.push_back(part);
-            out.bytes.push_back(Value::real(0.0));  // parts.get(part, 0.0)
-        }
-        out.bytes[k] = py::add(out.bytes[k], price_slot_as(program, s, names, keep, tree));
+    PartSums sums;
+    for (SlotId s : out.held) sums.add(program.slots[s].layer_part, price_slot_as(program, s, names, keep, tree));
+    for (const auto& [part, bytes] : sums.parts()) {
+        out.parts.push_back(part);
+        out.bytes.push_back(bytes);
     }
 }
 

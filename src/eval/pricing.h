@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/program.h"
@@ -37,6 +38,8 @@ public:
         if (v.type != kNoValue) [[likely]] return v;
         throw_missing(name);
     }
+    // The error reading a name with no value raises (load's, as a value).
+    EvalError missing(NameId name) const;
     bool has(NameId name) const { return state_[name] == kSet; }
     // Every name has a value (none raises when read).
     bool all_bound() const { return unbound_ == 0; }
@@ -104,6 +107,24 @@ struct PartBytes {
         bytes.clear();
         held.clear();
     }
+};
+
+// The reference's summing rule (layer_bytes, sum_parts), the one place it
+// is written: each part starts at 0.0 (`parts.get(part, 0.0)`) and adds its
+// held slots' bytes in the records' order, the parts in the order of their
+// first held slot; the layer is its parts summed from 0.0. (LayerCode's
+// run adds doubles in the same order: the same bits where every value is a
+// number, which its records guarantee.)
+class PartSums {
+public:
+    // Adds a held slot's bytes to its part (a Program::layer_parts index);
+    // raises as Python's + would.
+    void add(std::uint32_t part, Value bytes);
+    const std::vector<std::pair<std::uint32_t, Value>>& parts() const { return parts_; }
+    static Value layer(const Value* part_bytes, std::size_t count);
+
+private:
+    std::vector<std::pair<std::uint32_t, Value>> parts_;
 };
 
 // Which of the evaluator's tiers prices a layer, to compare them (the same

@@ -41,10 +41,23 @@ Priced moe_sum(const Priced& routed, const Priced& shared, const Priced& router)
     return attempt([&] { return std::get<Value>(both) + std::get<Value>(router); });
 }
 
+// layer_bytes from what the report priced anyway: the first `when` that
+// raises, else each held slot in the records' order, the first that raises
+// raising for the layer, the others summed into their parts (PartSums).
+// Pricing the layer again would raise its error again, and a throw costs
+// more than the pricing.
+Priced first_error(const std::optional<EvalError>& held_error, const std::vector<std::uint8_t>& held,
+                   const std::vector<Priced>& slot_values) {
+    if (held_error) return *held_error;
+    for (std::size_t s = 0; s < held.size(); ++s)
+        if (held[s] && std::holds_alternative<EvalError>(slot_values[s])) return slot_values[s];
+    return Value::integer(0);
+}
+
 }  // namespace
 
 ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
-                        const KeepMask& keep, const PartsOrError& parts, const ReportQuery& options) {
+                        const KeepMask& keep, const ReportQuery& options) {
     const Program& p = records.program();
     ReportWriter out(&p.sources, options.indent);
     JsonWriter& json = out.json();
@@ -85,13 +98,23 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
     }
     json.end_object();
 
-    if (const auto* named = std::get_if<Named<Value>>(&parts)) {
-        json.key("parts");
-        json.begin_object();
-        for (const auto& [part, bytes] : *named) out.value(part, bytes);
-        json.end_object();
+    if (const Priced failed = first_error(held_error, held, slot_values); std::holds_alternative<EvalError>(failed)) {
+        out.error("parts", std::get<EvalError>(failed));
     } else {
-        out.error("parts", std::get<EvalError>(parts));
+        PartSums sums;
+        const Priced summed = attempt([&] {
+            for (SlotId s = 0; s < p.slots.size(); ++s)
+                if (held[s]) sums.add(p.slots[s].layer_part, std::get<Value>(slot_values[s]));
+            return Value::integer(0);
+        });
+        if (const EvalError* e = std::get_if<EvalError>(&summed)) {
+            out.error("parts", *e);
+        } else {
+            json.key("parts");
+            json.begin_object();
+            for (const auto& [part, bytes] : sums.parts()) out.value(p.layer_parts[part], bytes);
+            json.end_object();
+        }
     }
 
     json.key("ops");
@@ -166,13 +189,7 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
 
 ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const PreparedLayer prepared(records, layer, nullptr, nullptr, /*typed=*/false);
-    PartsOrError parts = Named<Value>{};
-    try {
-        parts = prepared.layer_bytes();
-    } catch (const EvalError& e) {
-        parts = e;
-    }
-    return bound_report(records, layer, prepared.names(), prepared.keep(), parts, options);
+    return bound_report(records, layer, prepared.names(), prepared.keep(), options);
 }
 
 }  // namespace oprec

@@ -75,12 +75,10 @@ void write_native_values(ReportWriter& out, const LayerConfig& fields);
 
 // The same document from a layer bound once (`names`, `keep`: the layer's
 // bindings and keep mask): each slot's entries evaluated once, every price
-// taken from them, and the parts as the caller priced them (or the error
-// that pricing raised). Gives layer_report's document to the bit; what
-// every command prints.
-using PartsOrError = std::variant<Named<Value>, EvalError>;
+// taken from them, the parts too. Gives layer_report's document to the
+// bit; what every command prints.
 ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
-                        const KeepMask& keep, const PartsOrError& parts, const ReportQuery& options = {});
+                        const KeepMask& keep, const ReportQuery& options = {});
 
 // The same, binding the layer here (once).
 ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
