@@ -3,6 +3,7 @@
 // slot's entries once (SlotSums) and prices every mask from them.
 #include <algorithm>
 #include <optional>
+#include <variant>
 
 #include "eval/slot_sums.h"
 #include "model/report.h"
@@ -41,17 +42,26 @@ Priced moe_sum(const Priced& routed, const Priced& shared, const Priced& router)
     return attempt([&] { return std::get<Value>(both) + std::get<Value>(router); });
 }
 
-// layer_bytes from what the report priced anyway: the first `when` that
-// raises, else each held slot in the records' order, the first that raises
-// raising for the layer, the others summed into their parts (PartSums).
-// Pricing the layer again would raise its error again, and a throw costs
-// more than the pricing.
-Priced first_error(const std::optional<EvalError>& held_error, const std::vector<std::uint8_t>& held,
-                   const std::vector<Priced>& slot_values) {
+// layer_bytes from what the report priced anyway, in its order: the first
+// `when` that raises, else each held slot in the records' order added to
+// its part, the first that raises (in its pricing or its sum) raising for
+// the layer. Pricing the layer again would raise its error again, and a
+// throw costs more than the pricing.
+std::variant<PartSums, EvalError> layer_parts(const Program& p, const std::optional<EvalError>& held_error,
+                                              const std::vector<std::uint8_t>& held,
+                                              const std::vector<Priced>& slot_values) {
     if (held_error) return *held_error;
-    for (std::size_t s = 0; s < held.size(); ++s)
-        if (held[s] && std::holds_alternative<EvalError>(slot_values[s])) return slot_values[s];
-    return Value::integer(0);
+    PartSums sums;
+    for (SlotId s = 0; s < p.slots.size(); ++s) {
+        if (!held[s]) continue;
+        if (const EvalError* e = std::get_if<EvalError>(&slot_values[s])) return *e;
+        try {
+            sums.add(p.slots[s].layer_part, std::get<Value>(slot_values[s]));
+        } catch (const EvalError& e) {
+            return e;
+        }
+    }
+    return sums;
 }
 
 }  // namespace
@@ -98,23 +108,14 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
     }
     json.end_object();
 
-    if (const Priced failed = first_error(held_error, held, slot_values); std::holds_alternative<EvalError>(failed)) {
-        out.error("parts", std::get<EvalError>(failed));
+    const auto parts = layer_parts(p, held_error, held, slot_values);
+    if (const EvalError* e = std::get_if<EvalError>(&parts)) {
+        out.error("parts", *e);
     } else {
-        PartSums sums;
-        const Priced summed = attempt([&] {
-            for (SlotId s = 0; s < p.slots.size(); ++s)
-                if (held[s]) sums.add(p.slots[s].layer_part, std::get<Value>(slot_values[s]));
-            return Value::integer(0);
-        });
-        if (const EvalError* e = std::get_if<EvalError>(&summed)) {
-            out.error("parts", *e);
-        } else {
-            json.key("parts");
-            json.begin_object();
-            for (const auto& [part, bytes] : sums.parts()) out.value(p.layer_parts[part], bytes);
-            json.end_object();
-        }
+        json.key("parts");
+        json.begin_object();
+        for (const auto& [part, bytes] : std::get<PartSums>(parts).parts()) out.value(p.layer_parts[part], bytes);
+        json.end_object();
     }
 
     json.key("ops");
