@@ -64,9 +64,9 @@ void LayerConfig::index_last() {
     table_[at] = static_cast<std::uint32_t>(fields_.size());
 }
 
-void LayerConfig::index_all() {
+void LayerConfig::index_all(std::size_t room) {
     std::size_t size = 16;
-    while (size < 2 * fields_.size()) size *= 2;
+    while (size < 2 * std::max(fields_.size(), room)) size *= 2;
     table_.assign(size, 0);
     const std::size_t mask = size - 1;
     for (std::size_t i = 0; i < keys_.size(); ++i) {
@@ -93,6 +93,12 @@ bool LayerConfig::add(std::string name, FieldValue value) {
     fields_.emplace_back(std::move(name), std::move(value));
     index_last();
     return true;
+}
+
+void LayerConfig::reserve(std::size_t count) {
+    fields_.reserve(count);
+    keys_.reserve(count);
+    if (2 * count > table_.size()) index_all(count);
 }
 
 bool LayerConfig::erase(std::string_view name) {

@@ -24,6 +24,9 @@ public:
     using string_t = std::string;
 
     LayerDoc doc;
+    // Room made for a document's fields at once: layer documents state 36
+    // to 49 (the bundled and golden ones).
+    static constexpr std::size_t kUsualFields = 64;
 
     // Where the next event lands.
     enum class At : std::uint8_t {
@@ -83,7 +86,10 @@ public:
         case At::Start: at_ = At::Top; return true;
         case At::TopValue:
             switch (top_key_) {
-            case TopKey::Fields: at_ = At::Fields; return true;
+            case TopKey::Fields:
+                doc.fields.reserve(kUsualFields);
+                at_ = At::Fields;
+                return true;
             case TopKey::Switches: switches_ = &doc.switches; at_ = At::Switches; return true;
             case TopKey::Context: at_ = At::Context; return true;
             }
