@@ -20,6 +20,16 @@ void append_float_repr(std::string& out, double x) {
         out += x > 0 ? "inf" : "-inf";
         return;
     }
+    // An integral value below 2^53 (most byte counts): every integer there
+    // is a double, so the shortest digits that read back are its own, and
+    // Python prints them with ".0" (-0.0 too).
+    if (const double magnitude = std::fabs(x); magnitude < 9007199254740992.0 && x == std::trunc(x)) {
+        if (std::signbit(x)) out += '-';
+        char whole[24];
+        out.append(whole, std::to_chars(whole, whole + sizeof whole, static_cast<std::uint64_t>(magnitude)).ptr);
+        out += ".0";
+        return;
+    }
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf - 1, x, std::chars_format::scientific);
     *res.ptr = '\0';

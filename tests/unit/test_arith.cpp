@@ -262,6 +262,18 @@ TEST_CASE("float repr and hex", "[format]") {
     CHECK(float_repr(0.1 + 0.2) == "0.30000000000000004");
     CHECK(float_repr(-0.0) == "-0.0");
     CHECK(float_repr(1260000000000000.0) == "1260000000000000.0");
+    // Integral values below 2^53 (printed from their integer digits), and
+    // just past it (the shortest digits again); from CPython's repr.
+    CHECK(float_repr(0.0) == "0.0");
+    CHECK(float_repr(1.0) == "1.0");
+    CHECK(float_repr(-123.0) == "-123.0");
+    CHECK(float_repr(42205184.0) == "42205184.0");
+    CHECK(float_repr(4503599627370497.0) == "4503599627370497.0");
+    CHECK(float_repr(9007199254740991.0) == "9007199254740991.0");
+    CHECK(float_repr(-9007199254740991.0) == "-9007199254740991.0");
+    CHECK(float_repr(9007199254740994.0) == "9007199254740994.0");
+    CHECK(float_repr(9999999999999998.0) == "9999999999999998.0");
+    CHECK(float_repr(123456789.5) == "123456789.5");
     CHECK(float_repr(inf_) == "inf");
     CHECK(float_repr(-inf_) == "-inf");
     CHECK(float_repr(nan_) == "nan");
