@@ -15,7 +15,15 @@
 
 namespace oprec::fast {
 
-[[gnu::always_inline]] inline Value add(Value a, Value b) {
+// The slow path: py::'s arithmetic, called as it is. The interpreter gives
+// its own (interp.h), which calls it out of line so that an error unwinds
+// no handler in the interpreter's loop.
+struct Exact {
+    Value operator()(Value (*op)(Value, Value), Value a, Value b) const { return op(a, b); }
+};
+
+template <class Slow = Exact>
+[[gnu::always_inline]] inline Value add(Value a, Value b, const Slow& slow = {}) {
     if (a.type == ValueType::Float && b.type == ValueType::Float) [[likely]] return Value::real(a.f + b.f);
     if (a.type == ValueType::Int && b.type == ValueType::Int) {
         std::int64_t r;
@@ -25,10 +33,11 @@ namespace oprec::fast {
     } else if (a.type == ValueType::Int && b.type == ValueType::Float) {
         return Value::real(static_cast<double>(a.i) + b.f);
     }
-    return py::add(a, b);
+    return slow(&py::add, a, b);
 }
 
-[[gnu::always_inline]] inline Value sub(Value a, Value b) {
+template <class Slow = Exact>
+[[gnu::always_inline]] inline Value sub(Value a, Value b, const Slow& slow = {}) {
     if (a.type == ValueType::Float && b.type == ValueType::Float) [[likely]] return Value::real(a.f - b.f);
     if (a.type == ValueType::Int && b.type == ValueType::Int) {
         std::int64_t r;
@@ -38,10 +47,11 @@ namespace oprec::fast {
     } else if (a.type == ValueType::Int && b.type == ValueType::Float) {
         return Value::real(static_cast<double>(a.i) - b.f);
     }
-    return py::sub(a, b);
+    return slow(&py::sub, a, b);
 }
 
-[[gnu::always_inline]] inline Value mul(Value a, Value b) {
+template <class Slow = Exact>
+[[gnu::always_inline]] inline Value mul(Value a, Value b, const Slow& slow = {}) {
     if (a.type == ValueType::Float && b.type == ValueType::Float) [[likely]] return Value::real(a.f * b.f);
     if (a.type == ValueType::Int && b.type == ValueType::Int) {
         std::int64_t r;
@@ -51,12 +61,13 @@ namespace oprec::fast {
     } else if (a.type == ValueType::Int && b.type == ValueType::Float) {
         return Value::real(static_cast<double>(a.i) * b.f);
     }
-    return py::mul(a, b);
+    return slow(&py::mul, a, b);
 }
 
 // Both ints within 2^53 convert exactly, so one division rounds correctly
 // (py::truediv's own first case); a zero divisor goes to py:: to raise.
-[[gnu::always_inline]] inline Value truediv(Value a, Value b) {
+template <class Slow = Exact>
+[[gnu::always_inline]] inline Value truediv(Value a, Value b, const Slow& slow = {}) {
     constexpr std::int64_t exact = std::int64_t(1) << 53;
     if (a.type == ValueType::Float || b.type == ValueType::Float) {
         if (a.type != ValueType::Bool && b.type != ValueType::Bool) {
@@ -67,7 +78,7 @@ namespace oprec::fast {
                b.i <= exact && b.i >= -exact) {
         return Value::real(static_cast<double>(a.i) / static_cast<double>(b.i));
     }
-    return py::truediv(a, b);
+    return slow(&py::truediv, a, b);
 }
 
 [[gnu::always_inline]] inline bool compare(py::CmpOp op, Value a, Value b) {

@@ -29,6 +29,7 @@ public:
     // Evaluates the expression rooted at `root`; `total` answers Op::Total.
     Value run(NodeId root, Value total = Value::integer(0)) {
         total_ = total;
+        depth_ = 0;
         const std::uint32_t start = code_.entry_of(root);
         if (start != kNoEntry) return run_linear(start, nullptr, 0, total);
         return eval(root, nullptr);
@@ -40,6 +41,7 @@ public:
         keep_ = keep;
         held_ = held;
         slot_values_ = slot_values;
+        depth_ = 0;
         run_linear(entry, nullptr, 0, Value::integer(0));
     }
     // After a straight-line run raised: the instruction it raised at.
@@ -52,19 +54,9 @@ public:
     }
 
 private:
-    // A name's value; an error is placed at the name.
-    Value load(NameId name, NodeId node) {
-        try {
-            return env_.load(name, node);
-        } catch (EvalError& e) {
-            e.locate(code_.spans[node]);
-            throw;
-        }
-    }
-
     // An Env with its names in one array (Bindings) is read inline by the
     // straight-line code, through a pointer held in a register: only a name
-    // with no value goes through load(), to raise.
+    // with no value goes through load_cold(), to raise.
     static constexpr bool kDirect = requires(const Env& env) {
         { env.values() } -> std::convertible_to<const Value*>;
         std::remove_const_t<Env>::kMissing;
@@ -88,41 +80,99 @@ private:
         else if constexpr (at == At::InnerRhs) return code.nodes[code.nodes[ip->node].b].b;
         else return code.nodes[code.nodes[ip->node].a].b;
     }
-    // A fused operator that is not the instruction's node (a chain's op1:
-    // the node's lhs; a fused rhs: its rhs) places its error at its own node.
-    template <class F>
-    Value located(NodeId where, F&& f) {
-        try {
-            return f();
-        } catch (EvalError& e) {
-            e.locate(code_.spans[where]);
-            throw;
-        }
-    }
     template <At at>
     Value fetch(const Value* names, NameId name, const Instr* ip) {
         if constexpr (kDirect) {
             const Value v = names[name];
             if (v.type != std::remove_const_t<Env>::kMissing) [[likely]] return v;
-            return load_cold(name, node_of<at>(code_, ip));
+            return load_cold(name, node_of<at>(code_, ip), ip);
         } else {
-            return load(name, node_of<at>(code_, ip));
+            return load_at(name, node_of<at>(code_, ip), ip);
         }
     }
 #if defined(__GNUC__)
     __attribute__((noinline, cold))
 #endif
-    Value load_cold(NameId name, NodeId node) {
+    Value load_cold(NameId name, NodeId node, const Instr* ip) {
         // An Env that gives a missing name's error as a value has it raised
         // here once, placed, rather than raised, caught and raised again.
         if constexpr (requires(const Env& env) { { env.missing(name) } -> std::convertible_to<EvalError>; }) {
             EvalError e = env_.missing(name);
-            e.locate(code_.spans[node]);
+            failed(e, ip, node);
             throw e;
         } else {
-            return load(name, node);
+            return load_at(name, node, ip);
         }
     }
+#if defined(__GNUC__)
+    __attribute__((noinline))
+#endif
+    Value load_at(NameId name, NodeId node, const Instr* ip) {
+        try {
+            return env_.load(name, node);
+        } catch (EvalError& e) {
+            failed(e, ip, node);
+            throw;
+        }
+    }
+
+    // The straight-line run raises out of line: each operation that can
+    // raise is called from here (or from load_cold, load_at), which places
+    // the error and notes the instruction, so that run_linear itself holds
+    // no handler. An error then unwinds through it without the unwinder
+    // reading its table of call sites, which was 455k entries long a
+    // --jsonl run of 2,000 layers (a tenth of that run's time).
+    //
+    // `node`: where the error is placed first (a fused instruction's inner
+    // operation), then the instruction's node; the first place given stays.
+    void failed(EvalError& e, const Instr* ip, NodeId node) {
+        if (node != kNoNode) e.locate(code_.spans[node]);
+        if (ip->node != kNoNode) e.locate(code_.spans[ip->node]);
+        // The outermost run's instruction (a nested call's are not the
+        // layer run's, which context_at reads).
+        failed_at_ = depth_ == 0 ? static_cast<std::uint32_t>(ip - code_.instrs.data()) : outer_call_;
+    }
+#if defined(__GNUC__)
+    __attribute__((noinline, cold))
+#endif
+    Value exact(Value (*op)(Value, Value), Value a, Value b, const Instr* ip, NodeId node) {
+        try {
+            return op(a, b);
+        } catch (EvalError& e) {
+            failed(e, ip, node);
+            throw;
+        }
+    }
+#if defined(__GNUC__)
+    __attribute__((noinline, cold))
+#endif
+    Value exact1(Value (*op)(Value), Value a, const Instr* ip) {
+        try {
+            return op(a);
+        } catch (EvalError& e) {
+            failed(e, ip, kNoNode);
+            throw;
+        }
+    }
+    // A function's body walked as a tree from the straight-line run.
+#if defined(__GNUC__)
+    __attribute__((noinline))
+#endif
+    Value eval_from(NodeId body, const Value* frame, const Instr* ip) {
+        try {
+            return eval(body, frame);
+        } catch (EvalError& e) {
+            failed(e, ip, kNoNode);
+            throw;
+        }
+    }
+    // fast::'s slow path for the instruction at `ip`: exact(), out of line.
+    struct Trap {
+        Interpreter* self;
+        const Instr* ip;
+        NodeId node;
+        Value operator()(Value (*op)(Value, Value), Value a, Value b) const { return self->exact(op, a, b, ip, node); }
+    };
 
 #if defined(__GNUC__) && !defined(__clang__)
     // Keeps GCC from merging the instructions' dispatch jumps back into one.
@@ -163,9 +213,17 @@ private:
 #define OPREC_NEXT() { ++ip; continue; }
 #define OPREC_JUMP(TO) { ip = code + (TO); continue; }
 #endif
-        // An error is placed at the instruction's node (a fused name's own
-        // error was placed at the name already: the first place given stays).
-        try {
+        // What can raise is called out of line (failed(), above): an error
+        // is placed at the instruction's node (a fused name's own error was
+        // placed at the name already: the first place given stays).
+#define OPREC_ADD(A, B, NODE) fast::add(A, B, Trap{this, ip, NODE})
+#define OPREC_SUB(A, B, NODE) fast::sub(A, B, Trap{this, ip, NODE})
+#define OPREC_MUL(A, B, NODE) fast::mul(A, B, Trap{this, ip, NODE})
+#define OPREC_DIV(A, B, NODE) fast::truediv(A, B, Trap{this, ip, NODE})
+#define OPREC_FLOORDIV(A, B, NODE) exact(&py::floordiv, A, B, ip, NODE)
+#define OPREC_MOD(A, B, NODE) exact(&py::mod, A, B, ip, NODE)
+#define OPREC_POW(A, B, NODE) exact(&py::pow, A, B, ip, NODE)
+        {
 #if !defined(__GNUC__)
             for (;;) {
                 switch (ip->op) {
@@ -184,35 +242,35 @@ private:
                 OPREC_OP(Push##NAME##NN) {                           \
                     *sp++ = acc;                                     \
                     const Value lhs = fetch<At::Lhs>(names, ip->a, ip); \
-                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip)); \
+                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip), kNoNode); \
                     OPREC_NEXT();                                    \
                 }
-                OPREC_PUSH_NN(Add, fast::add)
-                OPREC_PUSH_NN(Sub, fast::sub)
-                OPREC_PUSH_NN(Mul, fast::mul)
-                OPREC_PUSH_NN(Div, fast::truediv)
+                OPREC_PUSH_NN(Add, OPREC_ADD)
+                OPREC_PUSH_NN(Sub, OPREC_SUB)
+                OPREC_PUSH_NN(Mul, OPREC_MUL)
+                OPREC_PUSH_NN(Div, OPREC_DIV)
 #undef OPREC_PUSH_NN
 #define OPREC_ARITH_OPS(NAME, FN)                                                              \
-                OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a]); OPREC_NEXT();                 \
-                OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip)); OPREC_NEXT(); \
-                OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                  \
-                OPREC_OP(NAME##T) acc = FN(acc, total); OPREC_NEXT();                         \
-                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();                     \
-                OPREC_OP(NAME##R) acc = FN(consts[ip->a], acc); OPREC_NEXT();                 \
+                OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a], kNoNode); OPREC_NEXT();        \
+                OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip), kNoNode); OPREC_NEXT(); \
+                OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a], kNoNode); OPREC_NEXT();         \
+                OPREC_OP(NAME##T) acc = FN(acc, total, kNoNode); OPREC_NEXT();                \
+                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc, kNoNode); OPREC_NEXT();            \
+                OPREC_OP(NAME##R) acc = FN(consts[ip->a], acc, kNoNode); OPREC_NEXT();        \
                 OPREC_OP(NAME##NN) {  /* the left name read first, as Python does */          \
                     const Value lhs = fetch<At::Lhs>(names, ip->a, ip);                         \
-                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip));                            \
+                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip), kNoNode);                   \
                     OPREC_NEXT();                                                               \
                 }                                                                               \
-                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip)); OPREC_NEXT(); \
-                OPREC_OP(NAME##CP) acc = FN(consts[ip->a], frame[ip->b]); OPREC_NEXT();
-                OPREC_ARITH_OPS(Add, fast::add)
-                OPREC_ARITH_OPS(Sub, fast::sub)
-                OPREC_ARITH_OPS(Mul, fast::mul)
-                OPREC_ARITH_OPS(Div, fast::truediv)
-                OPREC_ARITH_OPS(FloorDiv, py::floordiv)
-                OPREC_ARITH_OPS(Mod, py::mod)
-                OPREC_ARITH_OPS(Pow, py::pow)
+                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip), kNoNode); OPREC_NEXT(); \
+                OPREC_OP(NAME##CP) acc = FN(consts[ip->a], frame[ip->b], kNoNode); OPREC_NEXT();
+                OPREC_ARITH_OPS(Add, OPREC_ADD)
+                OPREC_ARITH_OPS(Sub, OPREC_SUB)
+                OPREC_ARITH_OPS(Mul, OPREC_MUL)
+                OPREC_ARITH_OPS(Div, OPREC_DIV)
+                OPREC_ARITH_OPS(FloorDiv, OPREC_FLOORDIV)
+                OPREC_ARITH_OPS(Mod, OPREC_MOD)
+                OPREC_ARITH_OPS(Pow, OPREC_POW)
 #undef OPREC_ARITH_OPS
                 OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
@@ -220,47 +278,43 @@ private:
                 OPREC_OP(OUTER##INNER##NN) {                                              \
                     const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
                     const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
-                    acc = OFN(acc,                                                        \
-                        located(code_.nodes[ip->node].b, [&] { return IFN(lhs, rhs); })); \
+                    acc = OFN(acc, IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode);      \
                     OPREC_NEXT();                                                         \
                 }                                                                         \
                 OPREC_OP(OUTER##INNER##CNN) {                                             \
                     const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
                     const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
-                    acc = OFN(consts[ip->n],                                              \
-                        located(code_.nodes[ip->node].b, [&] { return IFN(lhs, rhs); })); \
+                    acc = OFN(consts[ip->n], IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode); \
                     OPREC_NEXT();                                                         \
                 }
-                OPREC_FUSED(Add, Add, fast::add, fast::add)
-                OPREC_FUSED(Add, Mul, fast::add, fast::mul)
-                OPREC_FUSED(Sub, Add, fast::sub, fast::add)
-                OPREC_FUSED(Sub, Mul, fast::sub, fast::mul)
-                OPREC_FUSED(Mul, Add, fast::mul, fast::add)
-                OPREC_FUSED(Mul, Mul, fast::mul, fast::mul)
-                OPREC_FUSED(Div, Add, fast::truediv, fast::add)
-                OPREC_FUSED(Div, Mul, fast::truediv, fast::mul)
+                OPREC_FUSED(Add, Add, OPREC_ADD, OPREC_ADD)
+                OPREC_FUSED(Add, Mul, OPREC_ADD, OPREC_MUL)
+                OPREC_FUSED(Sub, Add, OPREC_SUB, OPREC_ADD)
+                OPREC_FUSED(Sub, Mul, OPREC_SUB, OPREC_MUL)
+                OPREC_FUSED(Mul, Add, OPREC_MUL, OPREC_ADD)
+                OPREC_FUSED(Mul, Mul, OPREC_MUL, OPREC_MUL)
+                OPREC_FUSED(Div, Add, OPREC_DIV, OPREC_ADD)
+                OPREC_FUSED(Div, Mul, OPREC_DIV, OPREC_MUL)
 #undef OPREC_FUSED
 #define OPREC_CHAIN(OP1, OP2, FN1, FN2)                                                     \
                 OPREC_OP(OP1##N##OP2##N) {                                                   \
                     const Value lhs = acc; /* a copy: acc itself never escapes */            \
                     const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
-                    const Value first =                                                      \
-                        located(code_.nodes[ip->node].a, [&] { return FN1(lhs, x); });       \
-                    acc = FN2(first, fetch<At::Rhs>(names, ip->b, ip));                      \
+                    const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
+                    acc = FN2(first, fetch<At::Rhs>(names, ip->b, ip), kNoNode);             \
                     OPREC_NEXT();                                                            \
                 }                                                                            \
                 OPREC_OP(OP1##N##OP2##T) {                                                   \
                     const Value lhs = acc;                                                   \
                     const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
-                    const Value first =                                                      \
-                        located(code_.nodes[ip->node].a, [&] { return FN1(lhs, x); });       \
-                    acc = FN2(first, total);                                                 \
+                    const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
+                    acc = FN2(first, total, kNoNode);                                        \
                     OPREC_NEXT();                                                            \
                 }
-                OPREC_CHAIN(Mul, Mul, fast::mul, fast::mul)
-                OPREC_CHAIN(Mul, Div, fast::mul, fast::truediv)
-                OPREC_CHAIN(Div, Mul, fast::truediv, fast::mul)
-                OPREC_CHAIN(Div, Div, fast::truediv, fast::truediv)
+                OPREC_CHAIN(Mul, Mul, OPREC_MUL, OPREC_MUL)
+                OPREC_CHAIN(Mul, Div, OPREC_MUL, OPREC_DIV)
+                OPREC_CHAIN(Div, Mul, OPREC_DIV, OPREC_MUL)
+                OPREC_CHAIN(Div, Div, OPREC_DIV, OPREC_DIV)
 #undef OPREC_CHAIN
                 OPREC_OP(CmpNC) {
                     const Value lhs = fetch<At::First>(names, ip->a, ip);
@@ -268,8 +322,8 @@ private:
                     OPREC_NEXT();
                 }
                 OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, fetch<At::B>(names, ip->a, ip))); OPREC_NEXT();
-                OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : py::neg(acc); OPREC_NEXT();
-                OPREC_OP(Pos) acc = py::pos(acc); OPREC_NEXT();
+                OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : exact1(&py::neg, acc, ip); OPREC_NEXT();
+                OPREC_OP(Pos) acc = exact1(&py::pos, acc, ip); OPREC_NEXT();
                 OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();
                 OPREC_OP(Jump) OPREC_JUMP(ip->a);
                 OPREC_OP(JumpIfFalse) if (!acc.truthy()) OPREC_JUMP(ip->a); OPREC_NEXT();
@@ -300,10 +354,12 @@ private:
                     const std::uint32_t at = code_.entry_of(body);
                     const auto above = static_cast<std::uint32_t>(sp - bottom) + ip->n;
                     if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth) {
+                        if (depth_++ == 0) outer_call_ = static_cast<std::uint32_t>(ip - code);
                         acc = run_linear(at, sp, above, total);
+                        --depth_;  // (an error leaves it: run and run_layer start it anew)
                     } else {
                         total_ = total;
-                        acc = eval(body, sp);
+                        acc = eval_from(body, sp, ip);
                     }
                     OPREC_NEXT();
                 }
@@ -315,15 +371,15 @@ private:
                     }
                     OPREC_NEXT();
                 OPREC_OP(ZeroTotal) total = Value::integer(0); OPREC_NEXT();
-                OPREC_OP(FirstTotal) total = fast::add(Value::integer(0), acc); OPREC_NEXT();
-                OPREC_OP(AddTotal) total = fast::add(total, acc); OPREC_NEXT();
+                OPREC_OP(FirstTotal) total = OPREC_ADD(Value::integer(0), acc, kNoNode); OPREC_NEXT();
+                OPREC_OP(AddTotal) total = OPREC_ADD(total, acc, kNoNode); OPREC_NEXT();
                 OPREC_OP(FirstTotalKept)
-                    total = fast::add(Value::integer(0), acc);
+                    total = OPREC_ADD(Value::integer(0), acc, kNoNode);
                     if (!keep[ip->b]) OPREC_JUMP(ip->a);
                     ip += 2;
                     OPREC_DISPATCH();
                 OPREC_OP(AddTotalKept)
-                    total = fast::add(total, acc);
+                    total = OPREC_ADD(total, acc, kNoNode);
                     if (!keep[ip->b]) OPREC_JUMP(ip->a);
                     ip += 2;
                     OPREC_DISPATCH();
@@ -346,18 +402,21 @@ private:
                     }
                     sp -= ip->n;
                     total_ = total;
-                    acc = eval(body, sp);
+                    acc = eval_from(body, sp, ip);
                     OPREC_JUMP(ip->a);
                 }
                 OPREC_OP(Leave) sp -= ip->n; frame = nullptr; OPREC_NEXT();
                 OPREC_OP(Return) return acc;
                 }
             }
-        } catch (EvalError& e) {
-            if (ip->node != kNoNode) e.locate(code_.spans[ip->node]);
-            failed_at_ = static_cast<std::uint32_t>(ip - code);  // the outermost run's is the last written
-            throw;
         }
+#undef OPREC_ADD
+#undef OPREC_SUB
+#undef OPREC_MUL
+#undef OPREC_DIV
+#undef OPREC_FLOORDIV
+#undef OPREC_MOD
+#undef OPREC_POW
 #undef OPREC_OP
 #undef OPREC_DISPATCH
 #undef OPREC_NEXT
@@ -461,6 +520,8 @@ private:
     std::uint8_t* held_ = nullptr;
     Value* slot_values_ = nullptr;
     std::uint32_t failed_at_ = 0;
+    std::uint32_t depth_ = 0;       // how many calls deep the straight-line run is
+    std::uint32_t outer_call_ = 0;  // the outermost run's call the run is in (depth_ > 0)
     Slot stack_[kMaxLinearDepth];
 };
 

@@ -1,6 +1,9 @@
 // run_registers: one loop over the instructions, threaded where the
 // compiler has computed goto (as interp.h), the common arithmetic inline
 // (fast_arith.h). Any error gives up: the exact run raises it, in place.
+// The handler that catches it is run_registers', not execute's: a frame
+// with a handler makes the unwinder read its whole table of call sites, and
+// execute's is long.
 #include <cstring>
 #include <iterator>
 
@@ -35,6 +38,9 @@ Value better_of(py::CmpOp better, Value first, Value second) {
 #if defined(__GNUC__) && !defined(__clang__)
 // Keeps GCC from merging the instructions' dispatch jumps back into one.
 __attribute__((optimize("no-gcse", "no-crossjumping")))
+#endif
+#if defined(__GNUC__)
+__attribute__((noinline))  // its own frame, with no handler (above)
 #endif
 // The run; or, with `table` (and nothing else), only where each op's
 // handler is, for thread_registers (a label's address is the function's own).
@@ -98,7 +104,7 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
 #define OPREC_NEXT() { ++ip; continue; }
 #define OPREC_JUMP(TO) { ip = rare.start + (TO); continue; }
 #endif
-    try {
+    {
 #if defined(__GNUC__)
         goto* ip->handler;
         {
@@ -287,8 +293,6 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
             OPREC_OP(Return) return true;
             }
         }
-    } catch (const EvalError&) {
-        return false;
     }
 #undef OPREC_OP
 #undef OPREC_NEXT
@@ -311,7 +315,11 @@ void thread_registers(RegisterCode& code) {
 bool run_registers(const RegisterCode& code, const Value* names, const std::uint8_t* keep, std::uint8_t* held,
                    Value* slot_values, std::vector<Value>& scratch) {
     if (code.threaded.size() != code.instrs.size() || code.threaded.empty()) return false;  // not threaded
-    return execute(&code, names, keep, held, slot_values, &scratch, nullptr);
+    try {
+        return execute(&code, names, keep, held, slot_values, &scratch, nullptr);
+    } catch (const EvalError&) {
+        return false;
+    }
 }
 
 }  // namespace oprec
