@@ -267,10 +267,11 @@ Named<Number> Layer::op(std::string_view op) const {
     const LayerState& s = *state_;
     return pricing(s, [&] {
         const Program& p = s.records->program;
-        const RecordId record = s.records->evaluator->record_id(op);
-        const KeepMask keep = only_mask(p, record);
+        const RecordsEvaluator& records = *s.records->evaluator;
+        const RecordId record = records.record_id(op);
+        const KeepMask& keep = records.only_mask(record);
         Named<Number> out;
-        for (SlotId id : p.keeps(record))
+        for (SlotId id : records.keeping_slots(record))
             if (slot_holds(p, id, s.prepared.names()))
                 out.emplace_back(p.slots[id].name, to_number(price_slot(p, id, s.prepared.names(), keep)));
         return out;

@@ -126,10 +126,10 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
             out.error(p.records[r].name, *held_error);
             continue;
         }
-        const KeepMask mask = only_mask(p, r);
+        const KeepMask& mask = records.only_mask(r);
         by_slot.clear();
         std::optional<EvalError> failed;  // the first slot's error stands for the op
-        for (SlotId s : p.keeps(r)) {
+        for (SlotId s : records.keeping_slots(r)) {
             if (!held[s]) continue;
             Priced bytes = sums[s].try_price(mask, names);
             if (auto* e = std::get_if<EvalError>(&bytes)) {
@@ -153,8 +153,8 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
         json.key("only");
         json.begin_object();
         const Priced record = attempt([&] { return Value::integer(records.record_id(*options.only)); });
-        std::optional<KeepMask> mask;
-        if (const Value* id = std::get_if<Value>(&record)) mask = only_mask(p, static_cast<RecordId>(id->i));
+        const KeepMask* mask = nullptr;
+        if (const Value* id = std::get_if<Value>(&record)) mask = &records.only_mask(static_cast<RecordId>(id->i));
         for (SlotId s = 0; s < p.slots.size(); ++s) {
             if (mask) write(out, p.slots[s].name, sums[s].try_price(*mask, names));
             else write(out, p.slots[s].name, record);

@@ -21,6 +21,10 @@ RecordsEvaluator::RecordsEvaluator(const Program& program)
                                                    : Source::Field);
         by_name_.emplace(name, id);
     }
+    for (RecordId r = 0; r < program.records.size(); ++r) {
+        only_masks_.push_back(oprec::only_mask(program, r));
+        keeping_slots_.push_back(program.keeps(r));
+    }
 }
 
 Bindings RecordsEvaluator::bind(const LayerDoc& layer, const Overrides* overrides) const {
@@ -108,7 +112,7 @@ RecordId RecordsEvaluator::record_id(std::string_view op) const {
 
 Value RecordsEvaluator::slot_bytes(const LayerDoc& layer, std::string_view slot, const SlotQuery& query) const {
     const SlotId id = slot_id(slot);
-    const KeepMask keep = query.only ? only_mask(program_, record_id(*query.only)) : keep_mask(layer, query.switches);
+    const KeepMask keep = query.only ? only_mask(record_id(*query.only)) : keep_mask(layer, query.switches);
     return price_slot(program_, id, bind(layer, query.overrides), keep);
 }
 
@@ -136,9 +140,9 @@ Named<Value> RecordsEvaluator::op_bytes(const LayerDoc& layer, std::string_view 
     const RecordId record = record_id(op);
     const Bindings names = bind(layer);
     const Named<std::string> held = held_slots(program_, names);
-    const KeepMask keep = only_mask(program_, record);
+    const KeepMask& keep = only_mask(record);
     Named<Value> out;
-    for (SlotId s : program_.keeps(record)) {
+    for (SlotId s : keeping_slots(record)) {
         const std::string& name = program_.slots[s].name;
         if (std::any_of(held.begin(), held.end(), [&](const auto& h) { return h.first == name; }))
             out.emplace_back(name, price_slot(program_, s, names, keep));

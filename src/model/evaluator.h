@@ -55,6 +55,11 @@ public:
     // layer that is not selective, else the switch's state (unstated: keep).
     KeepMask keep_mask(const LayerDoc& layer, const SwitchMap* switches = nullptr) const;
 
+    // Pricing `record` alone: its keep mask (only_mask) and the slots it
+    // keeps in (Program::keeps), found once, as a report asks for every
+    // record's on every layer.
+    const KeepMask& only_mask(RecordId record) const { return only_masks_[record]; }
+    const std::vector<SlotId>& keeping_slots(RecordId record) const { return keeping_slots_[record]; }
     SlotId slot_id(std::string_view slot) const;      // throws EvalError(UnknownSlot)
     RecordId record_id(std::string_view op) const;    // throws EvalError(UnknownOp)
 
@@ -72,6 +77,8 @@ private:
     std::vector<Source> sources_;                           // by NameId
     std::unordered_map<std::string_view, NameId> by_name_;  // views of program_.names
     std::shared_ptr<const LayerCode> layer_code_;           // every slot in one run (shared by PreparedLayers)
+    std::vector<KeepMask> only_masks_;                      // by RecordId
+    std::vector<std::vector<SlotId>> keeping_slots_;        // by RecordId
     RunTier tier_ = RunTier::Auto;
 
     friend class PreparedLayer;
