@@ -1,6 +1,7 @@
 #include "value/json_writer.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "value/format.h"
 
@@ -8,16 +9,21 @@ namespace oprec {
 
 void append_json_string(std::string& out, std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
-    out += '"';
-    // Names and messages rarely need escaping: copy a plain text at once.
+    // Names and messages rarely need escaping: copy a plain text at once
+    // (a report writes some ninety names a layer).
     const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
         return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
     });
+    const std::size_t at = out.size();
     if (plain) {
-        out.append(text);
-        out += '"';
+        out.resize(at + text.size() + 2);
+        char* const p = out.data() + at;
+        p[0] = '"';
+        if (!text.empty()) std::memcpy(p + 1, text.data(), text.size());
+        p[text.size() + 1] = '"';
         return;
     }
+    out += '"';
     for (const char c : text) {
         switch (c) {
         case '"': out += "\\\""; break;
@@ -47,24 +53,22 @@ void JsonWriter::newline(std::size_t depth) {
 }
 
 void JsonWriter::element() {
-    if (is_array_.empty() || !is_array_.back()) return;  // at the top, or after key()
-    if (has_member_.back()) out_ += ',';
-    has_member_.back() = true;
-    newline(has_member_.size());
+    if (open_.empty() || !open_.back().array) return;  // at the top, or after key()
+    if (open_.back().has_member) out_ += ',';
+    open_.back().has_member = true;
+    newline(open_.size());
 }
 
 void JsonWriter::open(char bracket, bool array) {
     element();
     out_ += bracket;
-    has_member_.push_back(false);
-    is_array_.push_back(array);
+    open_.push_back({false, array});
 }
 
 void JsonWriter::close(char bracket) {
-    const bool any = has_member_.back();
-    has_member_.pop_back();
-    is_array_.pop_back();
-    if (any) newline(has_member_.size());
+    const bool any = open_.back().has_member;
+    open_.pop_back();
+    if (any) newline(open_.size());
     out_ += bracket;
 }
 
@@ -74,9 +78,9 @@ void JsonWriter::begin_array() { open('[', true); }
 void JsonWriter::end_array() { close(']'); }
 
 void JsonWriter::key(std::string_view name) {
-    if (has_member_.back()) out_ += ',';
-    has_member_.back() = true;
-    newline(has_member_.size());
+    if (open_.back().has_member) out_ += ',';
+    open_.back().has_member = true;
+    newline(open_.size());
     append_json_string(out_, name);
     out_ += indent_ < 0 ? ":" : ": ";
 }

@@ -49,8 +49,11 @@ private:
     int indent_;
     // Per open object or array: whether a member has been written (a comma
     // comes next), and whether it is an array (its values have no keys).
-    std::vector<bool> has_member_;
-    std::vector<bool> is_array_;
+    struct Open {
+        bool has_member;
+        bool array;
+    };
+    std::vector<Open> open_;
 };
 
 // A JSON document as text in nlohmann's layout (dump(indent)) with numbers
