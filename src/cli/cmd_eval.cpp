@@ -41,48 +41,6 @@ struct EvalArgs {
     HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
 };
 
-std::pair<std::string, std::string> split_edit(const std::string& edit, const char* option) {
-    const auto eq = edit.find('=');
-    if (eq == std::string::npos || eq == 0) throw LayerError(fmt::format("{} {}: expected NAME=VALUE", option, edit));
-    return {edit.substr(0, eq), edit.substr(eq + 1)};
-}
-
-// --set and --switch, in that order, each naming itself in an error.
-// A name --set may state: one the formulas read, or one the layer states
-// (as the REPL's `set`); anything else would be accepted and change nothing.
-void check_settable(const Layer& layer, const Records& records, const std::string& edit, const std::string& name) {
-    std::vector<std::string> known = records.names();
-    for (const auto& [n, v] : layer.fields()) known.push_back(n);
-    if (std::find(known.begin(), known.end(), name) != known.end()) return;
-    std::string msg = fmt::format("--set {}: no field `{}` in the layer or the records", edit, name);
-    if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
-    throw LayerError(msg);
-}
-
-void apply(Layer& layer, const Records& records, const LayerEdits& edits) {
-    for (const std::string& edit : edits.sets) {
-        auto [name, text] = split_edit(edit, "--set");
-        check_settable(layer, records, edit, name);
-        Field value;
-        try {
-            value = parse_field(text);
-        } catch (const LayerError& e) {
-            throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
-        }
-        layer.set(name, std::move(value));  // a type the schema refuses: named by the document's place
-    }
-    for (const std::string& edit : edits.switches) {
-        auto [name, text] = split_edit(edit, "--switch");
-        if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
-            throw LayerError(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
-        try {
-            layer.set_switch(name, text == "1" || text == "true" || text == "on");
-        } catch (const LayerError& e) {
-            throw LayerError(fmt::format("--switch {}: {}", edit, e.what()));
-        }
-    }
-}
-
 // One slot alone (--slot): its part, whether held, its bytes, from the report.
 ordered_json slot_only(const Records& records, const ordered_json& report, const std::string& slot) {
     ordered_json out;
@@ -136,7 +94,7 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
         } else {
             try {
                 Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
-                apply(layer, records, args.edits);
+                apply_edits(layer, records, args.edits);
                 if (args.slot.empty()) {
                     Report report = report_of(layer, args);
                     failed = failed || !report.complete;
@@ -193,7 +151,7 @@ int run(const EvalArgs& args) {
     std::optional<Layer> layer;
     try {
         layer = records->layer(*text, name);
-        apply(*layer, *records, args.edits);
+        apply_edits(*layer, *records, args.edits);
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
@@ -227,7 +185,7 @@ int run(const EvalArgs& args) {
     const std::optional<Field> micro = layer->field("micro_factor");
     const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
     std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
-                                      factor != nullptr ? factor->repr() : "?"});
+                                      factor != nullptr ? factor->repr() : "?"}, *layer);
     return priced.complete ? kOk : kProblems;
 }
 

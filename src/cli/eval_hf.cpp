@@ -8,13 +8,10 @@
 #include "cli/commands.h"
 #include "cli/layer_table.h"
 #include "cli/paths.h"
-#include "diag/diagnostic.h"
-#include "model/layer_json.h"
-#include "hf/load.h"
-#include "hf/model.h"
-#include "model/report.h"
-#include "value/text.h"
+#include "hf/strategy.h"
+#include "oprec/oprec.h"
 #include "value/json_writer.h"
+#include "value/text.h"
 
 namespace oprec::cli {
 
@@ -22,7 +19,25 @@ using nlohmann::ordered_json;
 
 namespace {
 
-ordered_json strategy_json(const hf::Strategy& s, const LayerDoc& layer) {
+Value value_of(const Number& n) {
+    switch (n.kind) {
+    case Number::Kind::Bool: return Value::boolean(n.i != 0);
+    case Number::Kind::Int: return Value::integer(n.i);
+    case Number::Kind::Float: return Value::real(n.f);
+    }
+    return Value::integer(n.i);
+}
+
+ordered_json number_json(const Number& n) { return to_json(value_of(n)); }
+
+// A stated number field of the derived layer, as JSON.
+ordered_json field_json(const Layer& layer, std::string_view name) {
+    const std::optional<Field> field = layer.field(name);
+    const Number* n = field ? std::get_if<Number>(&*field) : nullptr;
+    return n != nullptr ? number_json(*n) : ordered_json();
+}
+
+ordered_json strategy_json(const hf::Strategy& s, const Layer& layer) {
     return {{"tp", s.tp},
             {"cp", s.cp},
             {"cp_algo", std::string(hf::cp_option_name(s.cp_algo))},
@@ -30,12 +45,32 @@ ordered_json strategy_json(const hf::Strategy& s, const LayerDoc& layer) {
             {"ep", s.ep},
             {"etp", s.etp},
             {"mbs", s.mbs},
-            {"seq", to_json(layer.fields.number("s"))},
-            {"bytes_compute", to_json(layer.fields.number("bytes_compute"))},
+            {"seq", field_json(layer, "s")},
+            {"bytes_compute", field_json(layer, "bytes_compute")},
             {"flash_attention", s.flash_attention},
             {"param_casts", s.param_casts},
             {"recompute", std::string(hf::recompute_name(s.recompute))},
             {"micro_factor", to_json(s.micro_factor)}};
+}
+
+// The options' one strategy as the public API states it (oprec/hf.h).
+HfStrategy public_strategy(const hf::Strategy& s) {
+    HfStrategy out;
+    out.tp = s.tp;
+    out.cp = s.cp;
+    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
+    out.sp = s.sp;
+    out.ep = s.ep;
+    out.etp = s.etp;
+    out.mbs = s.mbs;
+    out.seq = s.seq;
+    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
+    out.flash_attention = s.flash_attention;
+    out.param_casts = s.param_casts;
+    out.recompute = std::string(hf::recompute_name(s.recompute));
+    for (const auto& [name, keep] : s.switches) out.switches.emplace_back(name, keep.truthy());
+    out.micro_factor = s.micro_factor.is_float() ? Number::real(s.micro_factor.f) : Number::integer(s.micro_factor.as_int());
+    return out;
 }
 
 }  // namespace
@@ -51,68 +86,78 @@ void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& o) {
 }
 
 int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
-    const std::optional<Program> loaded = load_hf_records(common.records, o.strategy, "eval");
-    if (!loaded) return kCannotRun;
-    const Program& program = *loaded;
-    const RecordsEvaluator records(program);
+    std::optional<Records> records;
     try {
-        if (o.layer >= 0 && !o.kind.empty()) throw hf::HfError("--layer and --kind both choose the layer: give one");
+        RecordsOptions options = records_options();
+        options.profiles = o.strategy.profiles;
+        records = Records::load(resolve_records(common.records), options);
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
+        return kCannotRun;
+    }
+    if (records->ops().empty()) {  // --records named a file of op profiles: it prices nothing
+        std::cerr << "oprec eval: " << records->source() << " states no op records\n";
+        return kCannotRun;
+    }
+    try {
+        if (o.layer >= 0 && !o.kind.empty()) throw LayerError("--layer and --kind both choose the layer: give one");
         const hf::Grid grid = parse_grid(o.strategy);
         if (grid.size() != 1)
-            throw hf::HfError(fmt::format("eval prices one strategy, and these options give {}: use `oprec sweep` for a grid",
-                                          grid.size()));
+            throw LayerError(fmt::format("eval prices one strategy, and these options give {}: use `oprec sweep` for a grid",
+                                         grid.size()));
         hf::Strategy strategy = grid.strategies().front();
         strategy.recompute = *hf::parse_recompute(o.recompute);
-        const std::optional<std::string> family = o.strategy.family.empty() ? std::nullopt : std::optional(o.strategy.family);
-        const hf::HfModel model(program, hf::HfConfig::read(o.config), family);
-        const std::size_t index = o.layer >= 0      ? static_cast<std::size_t>(o.layer)
-                                  : !o.kind.empty() ? model.first_of(o.kind)
-                                                    : model.representative_layer();
-        LayerDoc layer = model.layer(index, strategy);
-        apply_edits(layer, common.edits, program);
+        HfModelChoice choice;
+        if (!o.strategy.family.empty()) choice.family = o.strategy.family;
+        if (o.layer >= 0) choice.layer = o.layer;
+        if (!o.kind.empty()) choice.kind = o.kind;
+        HfLayer derived = hf_layer(*records, o.config, public_strategy(strategy), choice);
+        Layer& layer = derived.layer;
+        apply_edits(layer, *records, common.edits);
         if (o.show_layer) {
-            std::cout << json_text(layer_doc_json(layer), 2) << '\n';
+            std::cout << layer.document_json(2) << '\n';
             return kOk;
         }
 
-        ReportQuery report_options;
+        ReportOptions report_options;
         if (!common.only.empty()) report_options.only = common.only;
-        ordered_json report = ordered_json::parse(bound_report(records, layer, report_options).json);
-        const std::string& kind = model.stack()[index];
-        const bool full = layer.context.node == NodeKind::FullRec;
-        std::optional<Value> input;
-        if (full) input = model.full_recompute_input(layer);
+        const Report priced = layer.report(report_options);
+        ordered_json report = ordered_json::parse(priced.json);
+        // A fully recomputed layer keeps only its input: its total.
+        const std::optional<Number> input =
+            layer.recompute() == Recompute::Full ? std::optional(layer.total()) : std::nullopt;
         if (common.format == "json") {
             ordered_json out;
             out["model"] = {{"config", o.config},
-                            {"model_type", model.config().model_type()},
-                            {"family", model.family().name},
-                            {"layer", index},
-                            {"layers", model.stack().size()},
-                            {"kind", kind}};
+                            {"model_type", derived.model_type},
+                            {"family", derived.family},
+                            {"layer", derived.index},
+                            {"layers", derived.layers},
+                            {"kind", derived.kind}};
             out["strategy"] = strategy_json(strategy, layer);
-            if (input) out["full_recompute_input"] = to_json(*input);
-            out["layer_doc"] = layer_doc_json(layer);
+            if (input) out["full_recompute_input"] = number_json(*input);
+            out["layer_doc"] = ordered_json::parse(layer.document_json(-1));
             out["report"] = std::move(report);
             std::cout << json_text(out, 2) << '\n';
-            return has_error(out) ? kProblems : kOk;
+            return priced.complete ? kOk : kProblems;
         }
-        const hf::Strategy shown = model.resolved(strategy);
         std::cout << fmt::format("{}: {} (profile {}), {} layers; {}\n", o.config,
-                                 model.config().model_type().empty() ? "no model_type" : model.config().model_type(),
-                                 model.family().name, model.stack().size(), hf::describe(shown));
-        const std::string name = fmt::format("layer {} ({})", index, kind);
-        std::cout << (full ? full_recompute_table(report, table_header(layer, name), *input)
-                                : layer_table(report, table_header(layer, name)));
-        return has_error(report) ? kProblems : kOk;
-    } catch (const hf::HfError& e) {
+                                 derived.model_type.empty() ? "no model_type" : derived.model_type, derived.family,
+                                 derived.layers, derived.strategy);
+        const std::optional<Field> micro = layer.field("micro_factor");
+        const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
+        const TableHeader header{fmt::format("layer {} ({})", derived.index, derived.kind),
+                                 std::string(recompute_name(layer.recompute())), factor != nullptr ? factor->repr() : "?"};
+        std::cout << (input ? full_recompute_table(report, header, value_of(*input)) : layer_table(report, header, layer));
+        return priced.complete ? kOk : kProblems;
+    } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
     } catch (const std::invalid_argument& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;
-    } catch (const EvalError& e) {
-        std::cerr << "oprec eval: " << describe_error(e, &program.sources) << '\n';
+    } catch (const PricingError& e) {
+        std::cerr << "oprec eval: " << e.what() << '\n';
         return kProblems;
     }
 }

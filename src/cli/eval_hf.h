@@ -1,5 +1,7 @@
 // `oprec eval --hf config.json`: derive a layer of a Hugging Face model under
-// a strategy (src/hf) and price it as `oprec eval` prices a layer document.
+// a strategy and price it as `oprec eval` prices a layer document, both
+// through the public API (oprec/hf.h's hf_layer, then the Layer); only the
+// strategy options are read into src/hf's grid, which `oprec sweep` shares.
 #pragma once
 
 #include <cstdint>

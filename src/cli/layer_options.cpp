@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
+#include "oprec/layer.h"
+#include "oprec/records.h"
 #include "value/text.h"
 
 namespace oprec::cli {
@@ -69,6 +71,51 @@ void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& progra
         merged[name] = Value::integer(keep ? 1 : 0);
     }
     layer.context.switches = std::move(merged);
+}
+
+namespace {
+std::pair<std::string, std::string> split_layer_edit(const std::string& edit, const char* option) {
+    const auto eq = edit.find('=');
+    if (eq == std::string::npos || eq == 0) throw LayerError(fmt::format("{} {}: expected NAME=VALUE", option, edit));
+    return {edit.substr(0, eq), edit.substr(eq + 1)};
+}
+
+// --set and --switch, in that order, each naming itself in an error.
+// A name --set may state: one the formulas read, or one the layer states
+// (as the REPL's `set`); anything else would be accepted and change nothing.
+void check_settable(const Layer& layer, const Records& records, const std::string& edit, const std::string& name) {
+    std::vector<std::string> known = records.names();
+    for (const auto& [n, v] : layer.fields()) known.push_back(n);
+    if (std::find(known.begin(), known.end(), name) != known.end()) return;
+    std::string msg = fmt::format("--set {}: no field `{}` in the layer or the records", edit, name);
+    if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
+    throw LayerError(msg);
+}
+
+}  // namespace
+
+void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits) {
+    for (const std::string& edit : edits.sets) {
+        auto [name, text] = split_layer_edit(edit, "--set");
+        check_settable(layer, records, edit, name);
+        Field value;
+        try {
+            value = parse_field(text);
+        } catch (const LayerError& e) {
+            throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
+        }
+        layer.set(name, std::move(value));  // a type the schema refuses: named by the document's place
+    }
+    for (const std::string& edit : edits.switches) {
+        auto [name, text] = split_layer_edit(edit, "--switch");
+        if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
+            throw LayerError(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
+        try {
+            layer.set_switch(name, text == "1" || text == "true" || text == "on");
+        } catch (const LayerError& e) {
+            throw LayerError(fmt::format("--switch {}: {}", edit, e.what()));
+        }
+    }
 }
 
 }  // namespace oprec::cli

@@ -57,17 +57,11 @@ std::string human_cell(const ordered_json& j) {
     return v ? human_bytes(v->as_double()) : "";
 }
 
-TableHeader table_header(const LayerDoc& layer, const std::string& name) {
-    return {name, std::string(node_kind_name(layer.context.node)),
-            layer.context.micro_factor ? repr(*layer.context.micro_factor) : "?"};
-}
-
-std::string layer_table(const ordered_json& doc, const TableHeader& h) {
+std::string layer_table(const ordered_json& doc, const TableHeader& h, const Layer& layer) {
     std::string out = header(h);
     out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "part", "slot", "bytes", "");
     const ordered_json& parts = doc["parts"];
-    double layer_total = 0;
-    bool have_total = parts.is_object() && !parts.contains("error");
+    const bool have_total = parts.is_object() && !parts.contains("error");
     const ordered_json priced_parts = have_total ? parts : ordered_json::object();
     for (const auto& [part, part_bytes] : priced_parts.items()) {
         bool first = true;
@@ -78,10 +72,15 @@ std::string layer_table(const ordered_json& doc, const TableHeader& h) {
             first = false;
         }
         out += fmt::format("  {:<10} {:<12} {:>22}  {:>11}\n", "", "= " + part, bytes_cell(part_bytes), human_cell(part_bytes));
-        if (auto v = json_value(part_bytes)) layer_total += v->as_double();
     }
-    if (!have_total) out += fmt::format("  the layer could not be priced: {}\n", parts["error"]["message"].get<std::string>());
-    else out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(Value::real(layer_total)), human_bytes(layer_total));
+    if (!have_total) {
+        out += fmt::format("  the layer could not be priced: {}\n", parts["error"]["message"].get<std::string>());
+    } else {
+        // The parts summed as the reference sums them: the layer's total, from the API.
+        const Number total = layer.total();
+        const Value bytes = total.is_float() ? Value::real(total.f) : Value::integer(total.i);
+        out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(bytes), human_bytes(total.to_double()));
+    }
     if (doc.contains("only")) {
         out += "\n  priced alone:\n";
         for (const auto& [slot, bytes] : doc["only"].items())

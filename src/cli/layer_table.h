@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/layer.h"
+#include "oprec/layer.h"
 #include "value/value.h"
 
 namespace oprec::cli {
@@ -23,9 +23,9 @@ struct TableHeader {
     std::string node;
     std::string micro_factor;
 };
-TableHeader table_header(const LayerDoc& layer, const std::string& name);
 
-std::string layer_table(const nlohmann::ordered_json& report, const TableHeader& header);
+// `layer`: the layer the report is of, for its total (Layer::total).
+std::string layer_table(const nlohmann::ordered_json& report, const TableHeader& header, const Layer& layer);
 // A fully recomputed layer: the records are not consulted, the layer keeps
 // only its input (`input_bytes`); then the parameters, as layer_table.
 std::string full_recompute_table(const nlohmann::ordered_json& report, const TableHeader& header, Value input_bytes);
