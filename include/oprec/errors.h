@@ -58,17 +58,23 @@ public:
         UnknownSlot,     // no such slot in the records
         UnknownOp,       // no such op or part
     };
-    PricingError(Kind kind, std::string kind_name, const std::string& message, Position where)
-        : std::runtime_error(message), kind_(kind), kind_name_(std::move(kind_name)), where_(std::move(where)) {}
+    // `reason`: the message without its place and context; empty: `message`.
+    PricingError(Kind kind, std::string kind_name, const std::string& message, Position where, std::string reason = {})
+        : std::runtime_error(message), kind_(kind), kind_name_(std::move(kind_name)), where_(std::move(where)),
+          reason_(reason.empty() ? message : std::move(reason)) {}
     Kind kind() const { return kind_; }
     const std::string& kind_name() const { return kind_name_; }  // "division-by-zero", ...
     // The formula's place in the records, where the error arose there.
     const Position& where() const { return where_; }
+    // What went wrong alone ("division by zero"): what() is it with its place
+    // and context before it ("op_records.rec:93:67: in slot `routed`: ...").
+    const std::string& reason() const { return reason_; }
 
 private:
     Kind kind_;
     std::string kind_name_;
     Position where_;
+    std::string reason_;
 };
 
 }  // namespace oprec

@@ -19,6 +19,7 @@ namespace oprec {
 
 namespace detail {
 struct ExpressionState;
+struct Access;
 }
 
 class Expression {
@@ -42,6 +43,7 @@ public:
 private:
     explicit Expression(std::shared_ptr<const detail::ExpressionState> state) : state_(std::move(state)) {}
     std::shared_ptr<const detail::ExpressionState> state_;
+    friend struct detail::Access;
 };
 
 }  // namespace oprec

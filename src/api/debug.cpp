@@ -1,6 +1,7 @@
 #include "api/debug.h"
 
 #include "api/state.h"
+#include "eval/code_dump.h"
 
 namespace oprec::debug {
 
@@ -27,6 +28,12 @@ std::string dump_code(const Layer& layer) {
     detail::LayerState& s = detail::Access::state(layer);
     if (!s.prepared.runs_typed() && s.prepared.names().all_bound()) s.prepared.make_typed();
     return s.prepared.dump_code();
+}
+
+std::string dump_code(const Expression& expr) { return dump_expression(detail::Access::state(expr).compiled); }
+
+Number evaluate_tree(const Expression& expr, const Expression::Lookup& lookup) {
+    return detail::evaluate(detail::Access::state(expr), lookup, nullptr, /*tree=*/true);
 }
 
 }  // namespace oprec::debug

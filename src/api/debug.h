@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "oprec/expression.h"
 #include "oprec/records.h"
 
 namespace oprec::debug {
@@ -31,5 +32,12 @@ Records load(const std::filesystem::path& path_or_name, const RecordsOptions& op
 // layer's names (made here if the layer has not been priced twice yet).
 // For reading, not for parsing: the format may change.
 std::string dump_code(const Layer& layer);
+
+// An expression's straight-line code, one instruction a line (`oprec calc
+// --dump`); for reading, as dump_code.
+std::string dump_code(const Expression& expr);
+// Expression::evaluate, always walking the expression's tree (`oprec calc
+// --tier tree`): the same value and errors.
+Number evaluate_tree(const Expression& expr, const Expression::Lookup& lookup);
 
 }  // namespace oprec::debug

@@ -2,16 +2,8 @@
 #include "oprec/expression.h"
 
 #include "api/state.h"
-#include "eval/expression.h"
 
 namespace oprec {
-
-namespace detail {
-struct ExpressionState {
-    std::string source;
-    CompiledExpr compiled;
-};
-}  // namespace detail
 
 Expression Expression::parse(std::string source, std::string name) {
     auto state = std::make_shared<detail::ExpressionState>();
@@ -28,17 +20,22 @@ const std::string& Expression::source() const { return state_->source; }
 
 const std::vector<std::string>& Expression::names() const { return state_->compiled.names; }
 
-Number Expression::evaluate(const Lookup& lookup, std::vector<std::string>* reads) const {
+Number detail::evaluate(const ExpressionState& expr, const Expression::Lookup& lookup,
+                        std::vector<std::string>* reads, bool tree) {
     const NameLookup values = [&](std::string_view name) -> std::optional<Value> {
         std::optional<Number> n = lookup(name);
         if (!n) return std::nullopt;
-        return detail::to_value(*n);
+        return to_value(*n);
     };
     try {
-        return detail::to_number(oprec::evaluate(state_->compiled, values, reads));
+        return to_number(oprec::evaluate(expr.compiled, values, reads, tree));
     } catch (const EvalError& e) {
-        throw detail::pricing_error(e, state_->compiled.sources);
+        throw pricing_error(e, expr.compiled.sources);
     }
+}
+
+Number Expression::evaluate(const Lookup& lookup, std::vector<std::string>* reads) const {
+    return detail::evaluate(*state_, lookup, reads, /*tree=*/false);
 }
 
 }  // namespace oprec

@@ -47,7 +47,7 @@ PricingError pricing_error(const EvalError& e, const SourceMap& sources) {
     if (!e.context().empty()) message += "in " + e.context() + ": ";
     message += e.what();
     return PricingError(static_cast<PricingError::Kind>(e.kind()), error_kind_name(e.kind()), message,
-                        position(e.span(), sources));
+                        position(e.span(), sources), e.what());
 }
 
 }  // namespace detail

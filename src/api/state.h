@@ -9,10 +9,12 @@
 
 #include "check/program.h"
 #include "diag/diagnostic.h"
+#include "eval/expression.h"
 #include "model/layer.h"
 #include "model/evaluator.h"
 #include "syntax/ast.h"
 #include "oprec/errors.h"
+#include "oprec/expression.h"
 #include "oprec/number.h"
 #include "oprec/records.h"
 
@@ -47,11 +49,18 @@ struct LayerState {
 };
 
 // Reaches the handles' private state.
+// An Expression's compiled form (oprec/expression.h).
+struct ExpressionState {
+    std::string source;
+    CompiledExpr compiled;
+};
+
 struct Access {
     static Records records(std::shared_ptr<const RecordsState> s) { return Records(std::move(s)); }
     static const std::shared_ptr<const RecordsState>& state(const Records& r) { return r.state_; }
     static Layer layer(std::unique_ptr<LayerState> s) { return Layer(std::move(s)); }
     static LayerState& state(const Layer& l) { return *l.state_; }
+    static const ExpressionState& state(const Expression& e) { return *e.state_; }
 };
 
 Number to_number(const Value& v);
@@ -61,6 +70,9 @@ PricingError pricing_error(const EvalError& e, const SourceMap& sources);
 Position position(const Span& span, const SourceMap& sources);
 // Records::load with the run that prices them chosen (debug.h's door).
 Records load_records(const std::filesystem::path& path_or_name, const RecordsOptions& options, RunTier tier);
+// Expression::evaluate; `tree`: walking its tree (debug::evaluate_tree).
+Number evaluate(const ExpressionState& expr, const Expression::Lookup& lookup, std::vector<std::string>* reads,
+                bool tree);
 // A load's (or an expression's) diagnostics as the public error.
 RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources);
 

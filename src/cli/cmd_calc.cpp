@@ -10,12 +10,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "api/debug.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/numbers.h"
+#include "cli/paths.h"
 #include "diag/read_file.h"
-#include "diag/diagnostic.h"
-#include "eval/code_dump.h"
-#include "eval/expression.h"
+#include "oprec/expression.h"
 #include "value/format.h"
 #include "value/text.h"
 #include "value/json_writer.h"
@@ -35,12 +36,31 @@ struct CalcArgs {
     bool dump = false;          // --dump: its straight-line code instead of its value
 };
 
-ordered_json result_json(Value v, const std::vector<std::string>& reads) {
+ordered_json result_json(const Number& n, const std::vector<std::string>& reads) {
+    const Value v = value_of(n);
     ordered_json out;
     out["type"] = type_name(v.type);
     out["value"] = to_json(v);
     out["reads"] = reads;
     return out;
+}
+
+using Bindings = std::map<std::string, Number, std::less<>>;
+
+// The bindings as Expression::evaluate looks names up.
+Expression::Lookup lookup(const Bindings& bindings) {
+    return [&bindings](std::string_view name) -> std::optional<Number> {
+        const auto it = bindings.find(name);
+        if (it == bindings.end()) return std::nullopt;
+        return it->second;
+    };
+}
+
+// A refused expression's first problem, as a one-line message: "<expr>:1:4: syntax error: ...".
+std::string first_problem(const RecordsError& e) {
+    if (e.problems().empty()) return e.what();
+    const Problem& p = e.problems().front();
+    return fmt::format("{}:{}:{}: {}", p.where.file, p.where.line, p.where.col, p.message);
 }
 
 ordered_json error_line(const char* kind, const std::string& message) {
@@ -70,14 +90,14 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         failed = true;
         return {{"refused", {{"message", fmt::format("expr must be an expression, got {}", source.dump())}}}};
     }
-    std::map<std::string, Value, std::less<>> bindings;
+    Bindings bindings;
     try {
         if (doc.contains("bindings")) {
             if (!doc["bindings"].is_object()) throw std::invalid_argument("\"bindings\" must be an object");
             for (const auto& [name, value] : doc["bindings"].items()) {
                 auto v = value_from_json(value);
                 if (!v) throw std::invalid_argument(fmt::format("binding `{}` is not a number or a bool", name));
-                bindings[name] = *v;
+                bindings[name] = number_of(*v);
             }
         }
     } catch (const EvalError& e) {
@@ -87,24 +107,19 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         failed = true;
         return error_line("invalid-input", fmt::format("line {}: {}", number, e.what()));
     }
-    CompiledExpr expr;
+    std::optional<Expression> expr;
     try {
-        expr = compile_expression(text);
-    } catch (const LoadError& e) {
+        expr = Expression::parse(text);
+    } catch (const RecordsError& e) {
         failed = true;
-        return {{"refused", {{"message", e.what()}}}};
+        return {{"refused", {{"message", first_problem(e)}}}};
     }
     std::vector<std::string> reads;
     try {
-        Value v = evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
-            auto it = bindings.find(name);
-            if (it == bindings.end()) return std::nullopt;
-            return it->second;
-        }, &reads);
-        return result_json(v, reads);
-    } catch (const EvalError& e) {
+        return result_json(expr->evaluate(lookup(bindings), &reads), reads);
+    } catch (const PricingError& e) {
         failed = true;
-        return error_line(error_kind_name(e.kind()), e.what());
+        return error_line(e.kind_name().c_str(), e.reason());
     }
 }
 
@@ -149,7 +164,7 @@ int run_jsonl() {
 }
 
 int run_one(const CalcArgs& args) {
-    std::map<std::string, Value, std::less<>> bindings;
+    Bindings bindings;
     for (const std::string& set : args.sets) {
         const auto eq = set.find('=');
         std::optional<Value> v;
@@ -163,29 +178,27 @@ int run_one(const CalcArgs& args) {
             std::cerr << fmt::format("oprec calc: --set {}: expected NAME=NUMBER (an int, a float, true or false)\n", set);
             return kCannotRun;
         }
-        bindings[set.substr(0, eq)] = *v;
+        bindings[set.substr(0, eq)] = number_of(*v);
     }
-    CompiledExpr expr;
+    std::optional<Expression> expr;
     try {
-        expr = compile_expression(args.expr, "<expr>");
-    } catch (const LoadError& e) {
-        std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        expr = Expression::parse(args.expr, "<expr>");
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
         return kProblems;
     }
     if (args.dump) {
-        std::cout << dump_expression(expr);
+        std::cout << debug::dump_code(*expr);
         return kOk;
     }
     try {
-        Value v = evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
-            auto it = bindings.find(name);
-            if (it == bindings.end()) return std::nullopt;
-            return it->second;
-        }, nullptr, /*tree=*/args.tier == "tree");
-        std::cout << repr(v) << '\n';
+        const Number n = args.tier == "tree" ? debug::evaluate_tree(*expr, lookup(bindings))
+                                             : expr->evaluate(lookup(bindings));
+        std::cout << n.repr() << '\n';
         return kOk;
-    } catch (const EvalError& e) {
-        std::cerr << fmt::format("{}: error: {} [{}]\n", expr.sources.where(e.span()), e.what(), error_kind_name(e.kind()));
+    } catch (const PricingError& e) {
+        const Position& at = e.where();
+        std::cerr << fmt::format("{}:{}:{}: error: {} [{}]\n", at.file, at.line, at.col, e.reason(), e.kind_name());
         return kProblems;
     }
 }

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/layer_table.h"
+#include "cli/numbers.h"
 #include "cli/paths.h"
 #include "hf/strategy.h"
 #include "oprec/oprec.h"
@@ -18,15 +19,6 @@ namespace oprec::cli {
 using nlohmann::ordered_json;
 
 namespace {
-
-Value value_of(const Number& n) {
-    switch (n.kind) {
-    case Number::Kind::Bool: return Value::boolean(n.i != 0);
-    case Number::Kind::Int: return Value::integer(n.i);
-    case Number::Kind::Float: return Value::real(n.f);
-    }
-    return Value::integer(n.i);
-}
 
 ordered_json number_json(const Number& n) { return to_json(value_of(n)); }
 
@@ -69,7 +61,7 @@ HfStrategy public_strategy(const hf::Strategy& s) {
     out.param_casts = s.param_casts;
     out.recompute = std::string(hf::recompute_name(s.recompute));
     for (const auto& [name, keep] : s.switches) out.switches.emplace_back(name, keep.truthy());
-    out.micro_factor = s.micro_factor.is_float() ? Number::real(s.micro_factor.f) : Number::integer(s.micro_factor.as_int());
+    out.micro_factor = number_of(s.micro_factor);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/bytes_text.h"
+#include "cli/numbers.h"
 #include "value/format.h"
 #include "value/text.h"
 #include "value/json_writer.h"
@@ -78,8 +79,7 @@ std::string layer_table(const ordered_json& doc, const TableHeader& h, const Lay
     } else {
         // The parts summed as the reference sums them: the layer's total, from the API.
         const Number total = layer.total();
-        const Value bytes = total.is_float() ? Value::real(total.f) : Value::integer(total.i);
-        out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(bytes), human_bytes(total.to_double()));
+        out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(value_of(total)), human_bytes(total.to_double()));
     }
     if (doc.contains("only")) {
         out += "\n  priced alone:\n";
