@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "model/params.h"
+#include "eval/pricing.h"
 #include "model/report.h"
 #include "repl/layer_edit.h"
 #include "repl/table.h"
@@ -37,6 +38,35 @@ std::string human(const Priced& p) { return p.value ? human_bytes(p.value->as_do
 bool held_in(const Named<std::string>& held, std::string_view slot) {
     return std::any_of(held.begin(), held.end(), [&](const auto& h) { return h.first == slot; });
 }
+
+// A layer's held slots priced, in the records' order, summed as every
+// pricing sums them (PartSums, eval/pricing.h): each part's total and the
+// layer's; nullopt where a slot it adds could not be priced.
+struct Sums {
+    std::vector<std::optional<Value>> parts;  // by Program::layer_parts index (nullopt: none held, or an error)
+    std::optional<Value> layer;
+};
+Sums sums_of(const Program& p, const std::vector<std::pair<SlotId, Priced>>& held) {
+    PartSums sums;
+    std::vector<std::uint8_t> failed(p.layer_parts.size(), 0);
+    for (const auto& [slot, bytes] : held) {
+        const std::uint32_t part = p.slots[slot].layer_part;
+        if (bytes.value) sums.add(part, *bytes.value);
+        else failed[part] = 1;
+    }
+    Sums out;
+    out.parts.assign(p.layer_parts.size(), std::nullopt);
+    std::vector<Value> in_order;  // the parts in order of first held slot, as the layer sums them
+    for (const auto& [part, bytes] : sums.parts()) {
+        if (failed[part]) continue;
+        out.parts[part] = bytes;
+        in_order.push_back(bytes);
+    }
+    if (std::find(failed.begin(), failed.end(), 1) == failed.end())
+        out.layer = PartSums::layer(in_order.data(), in_order.size());
+    return out;
+}
+Priced total_of(const std::optional<Value>& v) { return v ? Priced{v, {}} : Priced{std::nullopt, "error"}; }
 
 // The errors under a table, one per line, each once.
 void append_errors(std::string& text, const std::vector<std::string>& errors) {
@@ -107,31 +137,26 @@ Report layer_report_text(const RecordsEvaluator& records, const LayerDoc& layer)
     r.text = layer_summary(p, layer) + "\n";
     Table t({false, false, true, true});
     std::vector<std::string> errors;
-    Value total = Value::integer(0);
-    bool total_ok = true;
-    for (const std::string& part : p.layer_parts) {
+    // Each held slot priced once, in the records' order.
+    std::vector<std::pair<SlotId, Priced>> slots;
+    for (const auto& held_slot : held) {
+        const std::string& slot = held_slot.first;  // a name, not a binding: the lambda below captures it
+        slots.emplace_back(*p.find_slot(slot), priced([&] { return records.slot_bytes(layer, slot); }, src));
+    }
+    const Sums sums = sums_of(p, slots);
+    for (std::uint32_t part = 0; part < p.layer_parts.size(); ++part) {
         bool first = true;
-        Value part_total = Value::real(0.0);  // as the reference: parts.get(part, 0.0) + ...
-        bool part_ok = true;
-        for (const auto& held_slot : held) {
-            const std::string& slot = held_slot.first;  // a name, not a binding: the lambda below captures it
-            if (held_slot.second != part) continue;
-            Priced b = priced([&] { return records.slot_bytes(layer, slot); }, src);
-            if (b.value) part_total = py::add(part_total, *b.value);
-            else {
-                part_ok = false;
-                errors.push_back(b.error);
-            }
-            t.row({first ? part : "", slot, exact(b), human(b)});
+        for (const auto& [slot, b] : slots) {
+            if (p.slots[slot].layer_part != part) continue;
+            if (!b.value) errors.push_back(b.error);
+            t.row({first ? p.layer_parts[part] : "", p.slots[slot].name, exact(b), human(b)});
             first = false;
         }
         if (first) continue;  // the layer holds nothing in this part
-        Priced pt = part_ok ? Priced{part_total, {}} : Priced{std::nullopt, "error"};
-        t.row({"", "= " + part, exact(pt), human(pt)});
-        if (part_ok) total = py::add(total, part_total);
-        total_ok = total_ok && part_ok;
+        const Priced pt = total_of(sums.parts[part]);
+        t.row({"", "= " + p.layer_parts[part], exact(pt), human(pt)});
     }
-    Priced lt = total_ok ? Priced{total, {}} : Priced{std::nullopt, "error"};
+    const Priced lt = total_of(sums.layer);
     t.row({"layer", "", exact(lt), human(lt)});
     r.text += t.render();
     append_errors(r.text, errors);
@@ -337,32 +362,35 @@ Report diff_report(const RecordsEvaluator& records, const LayerDoc& a, std::stri
         }
         t.row({part, slot, text(va), text(vb), change, change_human});
     };
-    // Sums as the reference sums a part: 0.0, then each held slot.
-    auto sum = [](std::optional<Priced>& acc, const std::optional<Priced>& v) {
-        if (!v) return;
-        if (!acc) acc = Priced{Value::real(0.0), {}};
-        if (acc->value && v->value) acc->value = py::add(*acc->value, *v->value);
-        else acc->value.reset();
+    // Each slot priced once for each layer that holds it, in the records'
+    // order, and summed as every pricing sums them.
+    std::vector<std::optional<Priced>> cells_a, cells_b;
+    std::vector<std::pair<SlotId, Priced>> held_slots_a, held_slots_b;
+    for (SlotId s = 0; s < p.slots.size(); ++s) {
+        cells_a.push_back(cell(a, *held_a, "A", p.slots[s]));
+        cells_b.push_back(cell(b, *held_b, "B", p.slots[s]));
+        if (cells_a.back()) held_slots_a.emplace_back(s, *cells_a.back());
+        if (cells_b.back()) held_slots_b.emplace_back(s, *cells_b.back());
+    }
+    const Sums sums_a = sums_of(p, held_slots_a), sums_b = sums_of(p, held_slots_b);
+    // A total's cell: "-" where the layer holds nothing that adds to it.
+    auto total_cell = [](bool holds, const std::optional<Value>& v) {
+        return holds ? std::optional<Priced>(total_of(v)) : std::nullopt;
     };
-    std::optional<Priced> layer_a, layer_b;
     for (std::uint32_t part = 0; part < p.layer_parts.size(); ++part) {
-        std::optional<Priced> part_a, part_b;
-        bool first = true;
-        for (const SlotInfo& s : p.slots) {
-            if (s.layer_part != part) continue;
-            auto va = cell(a, *held_a, "A", s), vb = cell(b, *held_b, "B", s);
-            if (!va && !vb) continue;
-            add_row(first ? p.layer_parts[part] : "", s.name, va, vb);
+        bool first = true, holds_a = false, holds_b = false;
+        for (SlotId s = 0; s < p.slots.size(); ++s) {
+            if (p.slots[s].layer_part != part || (!cells_a[s] && !cells_b[s])) continue;
+            add_row(first ? p.layer_parts[part] : "", p.slots[s].name, cells_a[s], cells_b[s]);
             first = false;
-            sum(part_a, va);
-            sum(part_b, vb);
+            holds_a = holds_a || cells_a[s].has_value();
+            holds_b = holds_b || cells_b[s].has_value();
         }
         if (first) continue;
-        add_row("", "= " + p.layer_parts[part], part_a, part_b);
-        sum(layer_a, part_a);
-        sum(layer_b, part_b);
+        add_row("", "= " + p.layer_parts[part], total_cell(holds_a, sums_a.parts[part]),
+                total_cell(holds_b, sums_b.parts[part]));
     }
-    add_row("layer", "", layer_a, layer_b);
+    add_row("layer", "", total_cell(!held_slots_a.empty(), sums_a.layer), total_cell(!held_slots_b.empty(), sums_b.layer));
     r.text += t.render();
     append_errors(r.text, errors);
     r.ok = errors.empty();
