@@ -51,7 +51,7 @@ int run(const SweepArgs& args) {
     if (!args.budget.empty()) {  // the whole rank against a GPU's memory
         FitSweepArgs fit{args.config, args.strategy, args.pp, args.vpp, args.zero, args.schedule, args.gpus, args.gbs,
                          args.records.empty() ? "calibrated" : args.records, args.format, 0, args.progress,
-                         args.no_progress};
+                         args.no_progress, args.plot};
         const auto budget = parse_byte_size(args.budget);
         if (!budget || *budget <= 0) {
             std::cerr << fmt::format("oprec sweep: --budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n", args.budget);
@@ -62,7 +62,6 @@ int run(const SweepArgs& args) {
             return kCannotRun;
         }
         fit.budget = *budget;
-        fit.plot = args.plot;
         return run_fit_sweep(fit);
     }
     const std::optional<Program> loaded = load_hf_records(args.records, args.strategy, "sweep");
