@@ -45,19 +45,10 @@ ordered_json strategy_json(const hf::Strategy& s, const Layer& layer) {
             {"micro_factor", to_json(s.micro_factor)}};
 }
 
-// The options' one strategy as the public API states it (oprec/hf.h).
-HfStrategy public_strategy(const hf::Strategy& s) {
-    HfStrategy out;
-    out.tp = s.tp;
-    out.cp = s.cp;
-    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
-    out.sp = s.sp;
-    out.ep = s.ep;
-    out.etp = s.etp;
-    out.mbs = s.mbs;
-    out.seq = s.seq;
-    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
-    out.flash_attention = s.flash_attention;
+// The options' one strategy as the public API states it (oprec/hf.h),
+// the recompute setting and the casts with it.
+HfStrategy layer_strategy(const hf::Strategy& s) {
+    HfStrategy out = public_strategy(s);
     out.param_casts = s.param_casts;
     out.recompute = std::string(hf::recompute_name(s.recompute));
     for (const auto& [name, keep] : s.switches) out.switches.emplace_back(name, keep.truthy());
@@ -103,7 +94,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
         if (!o.strategy.family.empty()) choice.family = o.strategy.family;
         if (o.layer >= 0) choice.layer = o.layer;
         if (!o.kind.empty()) choice.kind = o.kind;
-        HfLayer derived = hf_layer(*records, o.config, public_strategy(strategy), choice);
+        HfLayer derived = hf_layer(*records, o.config, layer_strategy(strategy), choice);
         Layer& layer = derived.layer;
         apply_edits(layer, *records, common.edits);
         if (o.show_layer) {

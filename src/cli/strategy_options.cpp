@@ -111,6 +111,21 @@ hf::Grid parse_grid(const StrategyOptions& o) {
     return g;
 }
 
+HfStrategy public_strategy(const hf::Strategy& s) {
+    HfStrategy out;
+    out.tp = s.tp;
+    out.cp = s.cp;
+    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
+    out.sp = s.sp;
+    out.ep = s.ep;
+    out.etp = s.etp;
+    out.mbs = s.mbs;
+    out.seq = s.seq;
+    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
+    out.flash_attention = s.flash_attention;
+    return out;
+}
+
 std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
                                        std::string_view command) {
     const std::filesystem::path path = resolve_records(records);

@@ -14,6 +14,7 @@
 
 #include "check/program.h"
 #include "hf/sweep.h"
+#include "oprec/hf.h"
 
 namespace oprec::cli {
 
@@ -31,6 +32,10 @@ void add_strategy_options(CLI::App& cmd, StrategyOptions& options, bool lists);
 // The grid the options state; throws std::invalid_argument naming the option.
 // A flag given both ways (--sp --no-sp) takes both values.
 hf::Grid parse_grid(const StrategyOptions& options);
+
+// A strategy's parallel layout, sequence, dtype and flash attention as
+// the public API states them (oprec/hf.h); the rest left at its defaults.
+HfStrategy public_strategy(const hf::Strategy& s);
 
 // The records (`records`, else the shipped ones) with the options' op
 // profiles, as the --hf commands price with them. nullopt when they do not

@@ -41,21 +41,6 @@ std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const ch
     return out;
 }
 
-HfStrategy public_strategy(const hf::Strategy& s) {
-    HfStrategy out;
-    out.tp = s.tp;
-    out.cp = s.cp;
-    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
-    out.sp = s.sp;
-    out.ep = s.ep;
-    out.etp = s.etp;
-    out.mbs = s.mbs;
-    out.seq = s.seq;
-    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
-    out.flash_attention = s.flash_attention;
-    return out;
-}
-
 struct Fitted {
     FitStrategy strategy;
     std::string schedule;
