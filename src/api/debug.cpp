@@ -8,7 +8,6 @@ namespace oprec::debug {
 std::optional<Tier> parse_tier(std::string_view text) {
     if (text == "auto") return Tier::Auto;
     if (text == "tree") return Tier::Tree;
-    if (text == "straight-line") return Tier::StraightLine;
     if (text == "registers") return Tier::Registers;
     return std::nullopt;
 }
@@ -17,7 +16,6 @@ Records load(const std::filesystem::path& path_or_name, const RecordsOptions& op
     RunTier run = RunTier::Auto;
     switch (tier) {
     case Tier::Tree: run = RunTier::Tree; break;
-    case Tier::StraightLine: run = RunTier::StraightLine; break;
     case Tier::Registers: run = RunTier::Registers; break;
     case Tier::Auto: break;
     }

@@ -18,18 +18,16 @@
 namespace oprec::debug {
 
 // Auto, the fastest that can (what Records::load gives); Tree, every
-// expression walked as a tree; StraightLine, the layer's straight-line run;
-// Registers, its untyped register run.
-enum class Tier : std::uint8_t { Auto, Tree, StraightLine, Registers };
-// "auto", "tree", "straight-line", "registers"; nullopt for any other text.
+// expression walked as a tree; Registers, the layer's untyped register run.
+enum class Tier : std::uint8_t { Auto, Tree, Registers };
+// "auto", "tree", "registers"; nullopt for any other text.
 std::optional<Tier> parse_tier(std::string_view text);
 
 // Records::load, the layers made from them priced by `tier`.
 Records load(const std::filesystem::path& path_or_name, const RecordsOptions& options, Tier tier);
 
-// The layer's compiled run, one instruction a line: its straight-line code,
-// its register code, and the register code typed and pinned for the
-// layer's names (made here if the layer has not been priced twice yet).
+// The layer's compiled run, one instruction a line: its register code,
+// and the register code typed and pinned for the layer's names (made here if the layer has not been priced twice yet).
 // For reading, not for parsing: the format may change.
 std::string dump_code(const Layer& layer);
 

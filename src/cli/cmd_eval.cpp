@@ -203,10 +203,10 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
     cmd->add_flag("--jsonl", args->jsonl, "Read one layer document per line from standard input, write one JSON result per line");
     cmd->add_option("--tier", args->tier,
-                    "Which run prices the layer, to compare them: auto (the fastest that can), tree, straight-line, registers")
-        ->check(CLI::IsMember({"auto", "tree", "straight-line", "registers"}));
+                    "Which run prices the layer, to compare them: auto (the fastest that can), tree, registers")
+        ->check(CLI::IsMember({"auto", "tree", "registers"}));
     cmd->add_flag("--dump", args->dump,
-                  "Print the layer's compiled run (straight-line and register code, typed for this layer) instead of pricing it");
+                  "Print the layer's compiled run (register code, and typed for this layer) instead of pricing it");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -46,14 +46,12 @@ struct CompiledFn {
 };
 
 // What a straight-line instruction's operands name (OPREC_LOPS' args
-// column), for its listing (dump_layer_code): 0 none; C consts[a]; N the
-// name a; P the fn parameter a; J the instruction a (a jump's target); F
-// fns[a]; S slot a; NN the names a and b; CN consts[a] and the name b; CP
-// consts[a] and the parameter b; NC the name a and consts[b]; CNN
-// consts[n] and the names a and b; JR a jump to a and record b; JS a jump
-// to a and slot b; JF a jump to a and fns[b]; NCS the name a, consts[b]
-// and slot n.
-enum class LArgs : std::uint8_t { None, C, N, P, J, F, S, NN, CN, CP, NC, CNN, JR, JS, JF, NCS };
+// column), for its listing (dump_code): 0 none; C consts[a]; N the name a;
+// P the fn parameter a; J the instruction a (a jump's target); F fns[a];
+// NN the names a and b; CN consts[a] and the name b; CP consts[a] and the
+// parameter b; NC the name a and consts[b]; CNN consts[n] and the names a
+// and b.
+enum class LArgs : std::uint8_t { None, C, N, P, J, F, NN, CN, CP, NC, CNN };
 
 // The straight-line ops, each declared once, M(name, args), in the order of
 // enum class LOp (the interpreter's dispatch table follows it too).
@@ -104,23 +102,6 @@ enum class LArgs : std::uint8_t { None, C, N, P, J, F, S, NN, CN, CP, NC, CNN, J
     M(CmpLast, 0)    /* acc = (pop cmp acc) */                                                     \
     M(Max, 0) M(Min, 0) /* of the n-1 values pushed and acc */                                     \
     M(Call, F)       /* fns[a] of the n values pushed */                                           \
-    /* a layer's run (layer_code.h) only: b is a record or slot */                                 \
-    M(Kept, JR)      /* unless keep[b]: jump to a */                                               \
-    M(KeptFirst, JR) /* unless keep[b]: total = int 0, jump to a (a slot's first entry) */         \
-    M(ZeroTotal, 0)  /* total = int 0 */                                                           \
-    M(FirstTotal, 0) /* total = int 0 + acc (Python's sum, its first step) */                      \
-    M(AddTotal, 0)   /* total = total + acc (Python's sum) */                                      \
-    /* FirstTotal or AddTotal, then the next entry's Kept, which follows it for a jump from a */   \
-    /* dropped entry to land on: kept, skip it */                                                  \
-    M(FirstTotalKept, JR) M(AddTotalKept, JR)                                                      \
-    M(Held, S)       /* held[a] = bool(acc) */                                                     \
-    M(HeldNC, NCS)   /* held[n] = (the name a cmp consts[b]): a `when` that is CmpNC alone */      \
-    M(SkipUnlessHeld, JS) /* unless held[b]: jump to a */                                          \
-    M(StoreSlot, S)  /* held[a] = true, slot_values[a] = acc (a slot with no `when` is written here alone) */ \
-    /* a call of fns[b] inlined into a layer's run, where no fn's frame is live: Enter makes the */ \
-    /* n values pushed the parameters (or, too deep for the stack, walks the body's tree as Call */ \
-    /* does and jumps to a); the body's code follows, then Leave pops them */                     \
-    M(Enter, JF) M(Leave, 0)                                                                       \
     M(Return, 0)
 
 // The straight-line form of a whole expression (see interp.h): an
@@ -142,9 +123,8 @@ struct LOpInfo {
 };
 namespace lop_detail {
 inline constexpr LArgs A_0 = LArgs::None, A_C = LArgs::C, A_N = LArgs::N, A_P = LArgs::P, A_J = LArgs::J,
-                       A_F = LArgs::F, A_S = LArgs::S, A_NN = LArgs::NN, A_CN = LArgs::CN, A_CP = LArgs::CP,
-                       A_NC = LArgs::NC, A_CNN = LArgs::CNN, A_JR = LArgs::JR, A_JS = LArgs::JS, A_JF = LArgs::JF,
-                       A_NCS = LArgs::NCS;
+                       A_F = LArgs::F, A_NN = LArgs::NN, A_CN = LArgs::CN, A_CP = LArgs::CP, A_NC = LArgs::NC,
+                       A_CNN = LArgs::CNN;
 inline constexpr LOpInfo kInfo[] = {
 #define OPREC_LOP_INFO(NAME, ARGS) {#NAME, A_##ARGS},
     OPREC_LOPS(OPREC_LOP_INFO)
@@ -156,8 +136,7 @@ constexpr const LOpInfo& lop_info(LOp op) { return lop_detail::kInfo[static_cast
 constexpr const char* lop_name(LOp op) { return op <= LOp::Return ? lop_info(op).name : "?"; }
 // Whether an instruction's a is an instruction to jump to.
 constexpr bool lop_jumps(LOp op) {
-    const LArgs a = lop_info(op).args;
-    return a == LArgs::J || a == LArgs::JR || a == LArgs::JS || a == LArgs::JF;
+    return lop_info(op).args == LArgs::J;
 }
 
 // The operand kinds of a binary LOp, in the order above (the compiler
@@ -178,10 +157,10 @@ static_assert(static_cast<int>(LOp::PowR) - static_cast<int>(LOp::AddR) == 6 &&
 struct Instr {
     LOp op = LOp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
-    std::uint16_t n = 0;        // a count; a CNN op's const; a HeldNC's slot
+    std::uint16_t n = 0;        // a count; a CNN op's const
     std::uint32_t a = 0;        // a const, name or param index; a jump target; an fn
     NodeId node = 0;            // the node it computes, whose span an error gets (kNoNode: none)
-    std::uint32_t b = 0;        // a fused operand's own node (a name that raises); a record or slot
+    std::uint32_t b = 0;        // a fused operand's own node (a name that raises)
 };
 
 inline constexpr std::uint32_t kNoEntry = 0xffffffffu;

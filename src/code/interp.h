@@ -29,23 +29,10 @@ public:
     // Evaluates the expression rooted at `root`; `total` answers Op::Total.
     Value run(NodeId root, Value total = Value::integer(0)) {
         total_ = total;
-        depth_ = 0;
         const std::uint32_t start = code_.entry_of(root);
         if (start != kNoEntry) return run_linear(start, nullptr, 0, total);
         return eval(root, nullptr);
     }
-
-    // A layer's run (layer_code.h): reads `keep` by RecordId, writes by
-    // SlotId whether each slot is held and each held slot's bytes.
-    void run_layer(std::uint32_t entry, const std::uint8_t* keep, std::uint8_t* held, Value* slot_values) {
-        keep_ = keep;
-        held_ = held;
-        slot_values_ = slot_values;
-        depth_ = 0;
-        run_linear(entry, nullptr, 0, Value::integer(0));
-    }
-    // After a straight-line run raised: the instruction it raised at.
-    std::uint32_t failed_at() const { return failed_at_; }
 
     // The same, always walking the tree (the straight-line form's yardstick in tests).
     Value run_tree(NodeId root, Value total = Value::integer(0)) {
@@ -118,8 +105,7 @@ private:
 
     // The straight-line run raises out of line: each operation that can
     // raise is called from here (or from load_cold, load_at), which places
-    // the error and notes the instruction, so that run_linear itself holds
-    // no handler. An error then unwinds through it without the unwinder
+    // the error, so that run_linear itself holds no handler. An error then unwinds through it without the unwinder
     // reading its table of call sites entry by entry (455k entries read
     // over a --jsonl run of 2,000 layers: a tenth of that run's time).
     //
@@ -128,9 +114,6 @@ private:
     void failed(EvalError& e, const Instr* ip, NodeId node) {
         if (node != kNoNode) e.locate(code_.spans[node]);
         if (ip->node != kNoNode) e.locate(code_.spans[ip->node]);
-        // The outermost run's instruction (a nested call's are not the
-        // layer run's, which context_at reads).
-        failed_at_ = depth_ == 0 ? static_cast<std::uint32_t>(ip - code_.instrs.data()) : outer_call_;
     }
     // Not cold: //, % and ** always come here, not only when they raise.
 #if defined(__GNUC__)
@@ -187,10 +170,6 @@ private:
         // Locals, so they stay in registers across the dispatch.
         const Value* const consts = code_.consts.data();
         const Value* const names = direct_values();
-        // A layer run's arrays too: as members each read would go through `this`.
-        const std::uint8_t* const keep = keep_;
-        std::uint8_t* const held = held_;
-        Value* const slot_values = slot_values_;
         Value acc;
 // Threaded dispatch where the compiler has computed goto (GCC, Clang): each
 // instruction jumps to the next from its own place, which the branch
@@ -355,58 +334,13 @@ private:
                     const std::uint32_t at = code_.entry_of(body);
                     const auto above = static_cast<std::uint32_t>(sp - bottom) + ip->n;
                     if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth) {
-                        if (depth_++ == 0) outer_call_ = static_cast<std::uint32_t>(ip - code);
                         acc = run_linear(at, sp, above, total);
-                        --depth_;  // (an error leaves it: run and run_layer start it anew)
                     } else {
                         total_ = total;
                         acc = eval_from(body, sp, ip);
                     }
                     OPREC_NEXT();
                 }
-                OPREC_OP(Kept) if (!keep[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
-                OPREC_OP(KeptFirst)
-                    if (!keep[ip->b]) {
-                        total = Value::integer(0);
-                        OPREC_JUMP(ip->a);
-                    }
-                    OPREC_NEXT();
-                OPREC_OP(ZeroTotal) total = Value::integer(0); OPREC_NEXT();
-                OPREC_OP(FirstTotal) total = OPREC_ADD(Value::integer(0), acc, kNoNode); OPREC_NEXT();
-                OPREC_OP(AddTotal) total = OPREC_ADD(total, acc, kNoNode); OPREC_NEXT();
-                OPREC_OP(FirstTotalKept)
-                    total = OPREC_ADD(Value::integer(0), acc, kNoNode);
-                    if (!keep[ip->b]) OPREC_JUMP(ip->a);
-                    ip += 2;
-                    OPREC_DISPATCH();
-                OPREC_OP(AddTotalKept)
-                    total = OPREC_ADD(total, acc, kNoNode);
-                    if (!keep[ip->b]) OPREC_JUMP(ip->a);
-                    ip += 2;
-                    OPREC_DISPATCH();
-                OPREC_OP(Held) held[ip->a] = acc.truthy() ? 1 : 0; OPREC_NEXT();
-                OPREC_OP(HeldNC) {
-                    const Value lhs = fetch<At::First>(names, ip->a, ip);
-                    held[ip->n] = fast::compare(ip->cmp, lhs, consts[ip->b]) ? 1 : 0;
-                    OPREC_NEXT();
-                }
-                OPREC_OP(SkipUnlessHeld) if (!held[ip->b]) OPREC_JUMP(ip->a); OPREC_NEXT();
-                OPREC_OP(StoreSlot)
-                    held[ip->a] = 1;
-                    slot_values[ip->a] = acc;
-                    OPREC_NEXT();
-                OPREC_OP(Enter) {
-                    const NodeId body = code_.fns[ip->b].body;
-                    if (static_cast<std::uint32_t>(sp - bottom) + code_.entry_depth[body] <= kMaxLinearDepth) [[likely]] {
-                        frame = sp - ip->n;
-                        OPREC_NEXT();
-                    }
-                    sp -= ip->n;
-                    total_ = total;
-                    acc = eval_from(body, sp, ip);
-                    OPREC_JUMP(ip->a);
-                }
-                OPREC_OP(Leave) sp -= ip->n; frame = nullptr; OPREC_NEXT();
                 OPREC_OP(Return) return acc;
                 }
             }
@@ -517,12 +451,6 @@ private:
     const Code& code_;
     Env& env_;
     Value total_;
-    const std::uint8_t* keep_ = nullptr;
-    std::uint8_t* held_ = nullptr;
-    Value* slot_values_ = nullptr;
-    std::uint32_t failed_at_ = 0;
-    std::uint32_t depth_ = 0;       // how many calls deep the straight-line run is
-    std::uint32_t outer_call_ = 0;  // the outermost run's call the run is in (depth_ > 0)
     Slot stack_[kMaxLinearDepth];
 };
 

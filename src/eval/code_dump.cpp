@@ -1,4 +1,4 @@
-// dump_registers, dump_layer_code: what each instruction does, from the
+// dump_registers, dump_expression, dump_layer_code: what each instruction does, from the
 // opcode tables (rop_info, lop_info), so a new op is listed without a line here.
 #include "eval/code_dump.h"
 
@@ -112,18 +112,10 @@ std::string describe(const RInstr& in, const Cells& cell) {
     return out;
 }
 
-// `program`: where the run's records and slots are named (a layer's run).
-std::string linear_operands(const Instr& in, const Code& code, const std::vector<std::string>& names,
-                            const Program* program) {
+std::string linear_operands(const Instr& in, const Code& code, const std::vector<std::string>& names) {
     const auto name = [&](std::uint32_t n) { return n < names.size() ? names[n] : fmt::format("name[{}]", n); };
     const auto constant = [&](std::uint32_t c) { return c < code.consts.size() ? repr(code.consts[c]) : fmt::format("const[{}]", c); };
     const auto fn = [&](std::uint32_t f) { return f < code.fns.size() ? code.fns[f].name : fmt::format("fn[{}]", f); };
-    const auto record = [&](std::uint32_t r) {
-        return program != nullptr && r < program->records.size() ? program->records[r].name : std::to_string(r);
-    };
-    const auto slot = [&](std::uint32_t s) {
-        return program != nullptr && s < program->slots.size() ? program->slots[s].name : std::to_string(s);
-    };
     switch (lop_info(in.op).args) {
     case LArgs::None: return in.n != 0 ? fmt::format("n={}", in.n) : "";
     case LArgs::C: return constant(in.a);
@@ -131,16 +123,11 @@ std::string linear_operands(const Instr& in, const Code& code, const std::vector
     case LArgs::P: return fmt::format("param {}", in.a);
     case LArgs::J: return fmt::format("-> {:04}", in.a);
     case LArgs::F: return fmt::format("{} n={}", fn(in.a), in.n);
-    case LArgs::S: return fmt::format("slot {}", slot(in.a));
     case LArgs::NN: return fmt::format("{}, {}", name(in.a), name(in.b));
     case LArgs::CN: return fmt::format("{}, {}", constant(in.a), name(in.b));
     case LArgs::CP: return fmt::format("{}, param {}", constant(in.a), in.b);
     case LArgs::NC: return fmt::format("{} {} {}", name(in.a), ast::compare_op_text(in.cmp), constant(in.b));
     case LArgs::CNN: return fmt::format("{}, {}, {}", constant(in.n), name(in.a), name(in.b));
-    case LArgs::JR: return fmt::format("unless keep[{}] -> {:04}", record(in.b), in.a);
-    case LArgs::JS: return fmt::format("unless held[{}] -> {:04}", slot(in.b), in.a);
-    case LArgs::JF: return fmt::format("{} n={} (too deep: -> {:04})", fn(in.b), in.n, in.a);
-    case LArgs::NCS: return fmt::format("held[{}] = {} {} {}", slot(in.n), name(in.a), ast::compare_op_text(in.cmp), constant(in.b));
     }
     return "";
 }
@@ -173,7 +160,7 @@ std::string dump_expression(const CompiledExpr& expr) {
     std::string out = "straight-line code:\n";
     for (std::size_t i = entry; i < expr.code.instrs.size(); ++i) {
         const Instr& in = expr.code.instrs[i];
-        out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, expr.code, expr.names, nullptr)));
+        out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, expr.code, expr.names)));
         if (in.op == LOp::Return) break;
     }
     return out;
@@ -181,22 +168,8 @@ std::string dump_expression(const CompiledExpr& expr) {
 
 std::string dump_layer_code(const LayerCode& layer, const Program& program, const RegisterCode* typed) {
     std::string out;
-    if (layer.entry == kNoEntry) {
-        out += "straight-line code: none (an expression has no straight-line form: the tree is walked)\n";
-    } else {
-        out += fmt::format("straight-line code ({} instructions):\n", layer.code.instrs.size() - layer.entry);
-        auto region = layer.regions.begin();
-        for (std::size_t i = layer.entry; i < layer.code.instrs.size(); ++i) {
-            while (region != layer.regions.end() && region->start <= i) {
-                out += fmt::format("; {}\n", layer.context_at(program, region->start));
-                ++region;
-            }
-            const Instr& in = layer.code.instrs[i];
-            out += trimmed(fmt::format("{:04}  {:<16}{}", i, lop_name(in.op), linear_operands(in, layer.code, program.names, &program)));
-        }
-    }
-    if (layer.registers) out += "\nregister code:\n" + dump_registers(*layer.registers, program);
-    else out += "\nregister code: none (beyond its limits: the straight-line code runs)\n";
+    if (layer.registers) out += "register code:\n" + dump_registers(*layer.registers, program);
+    else out += "register code: none (beyond its limits: each expression's own code prices the layer)\n";
     if (typed != nullptr) out += "\nregister code typed for this layer:\n" + dump_registers(*typed, program);
     return out;
 }

@@ -1,8 +1,9 @@
 // A listing of a layer's compiled run, one instruction a line, for reading
 // what the fast tiers do with a records file (`oprec eval --dump`,
-// Layer::dump_code): its straight-line code (layer_code.h) and its register
-// code (register_code.h), untyped and, where given, typed for one layer.
-// Every opcode is named from its table (rop_name, lop_name).
+// Layer::dump_code): its register code (register_code.h), untyped and,
+// where given, typed for one layer; and an expression's straight-line code
+// (`oprec calc --dump`). Every opcode is named from its table (rop_name,
+// lop_name).
 #pragma once
 
 #include <string>
@@ -23,8 +24,8 @@ std::string dump_registers(const RegisterCode& code, const Program& program);
 // saying it has none (its tree is walked).
 std::string dump_expression(const CompiledExpr& expr);
 
-// The layer's run: its straight-line code from its entry, then its
-// register code, then `typed` (specialise's, for one layer) if given.
+// The layer's run: its register code, then `typed` (specialise's, for one
+// layer) if given.
 std::string dump_layer_code(const LayerCode& layer, const Program& program, const RegisterCode* typed = nullptr);
 
 }  // namespace oprec

@@ -117,10 +117,16 @@ Value PartSums::layer(const Value* part_bytes, std::size_t count) {
 
 void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out, bool tree) {
     out.clear();
+    out.held_flags.assign(program.slots.size(), 0);
+    out.slot_values.assign(program.slots.size(), Value::integer(0));
     for (SlotId s = 0; s < program.slots.size(); ++s)
         if (slot_holds_as(program, s, names, tree)) out.held.push_back(s);
     PartSums sums;
-    for (SlotId s : out.held) sums.add(program.slots[s].layer_part, price_slot_as(program, s, names, keep, tree));
+    for (SlotId s : out.held) {
+        out.held_flags[s] = 1;
+        out.slot_values[s] = price_slot_as(program, s, names, keep, tree);
+        sums.add(program.slots[s].layer_part, out.slot_values[s]);
+    }
     for (const auto& [part, bytes] : sums.parts()) {
         out.parts.push_back(part);
         out.bytes.push_back(bytes);
@@ -128,17 +134,6 @@ void price_layer(const Program& program, const Bindings& names, const KeepMask& 
 }
 
 namespace {
-// LayerCode's run, which raises as the tree walk does.
-void run_exact(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
-               PartBytes& out) {
-    Interpreter<const Bindings> interp(layer.code, names);
-    try {
-        interp.run_layer(layer.entry, keep.data(), out.held_flags.data(), out.slot_values.data());
-    } catch (EvalError& e) {
-        e.set_context(layer.context_at(program, interp.failed_at()));
-        throw;
-    }
-}
 // The held slots and their parts, in order of first held slot, for the
 // held flags the run wrote.
 void lay_out_parts(const LayerCode& layer, PartBytes& out) {
@@ -161,24 +156,18 @@ void lay_out_parts(const LayerCode& layer, PartBytes& out) {
 
 void price_layer(const LayerCode& layer, const Program& program, const Bindings& names, const KeepMask& keep,
                  PartBytes& out, const RegisterCode* typed, RunTier tier) {
-    if (tier == RunTier::Tree) return price_layer(program, names, keep, out, /*tree=*/true);
-    if (layer.entry == kNoEntry) return price_layer(program, names, keep, out);
-    const std::size_t n = layer.slot_count;
-    out.held_flags.resize(n);
-    out.slot_values.resize(n);
-    // The register run where it can (every name bound, no error met), else
-    // the exact run, which raises as Python does (leaving `out` empty).
-    const RegisterCode* const registers = tier == RunTier::StraightLine ? nullptr
+    const RegisterCode* const registers = tier == RunTier::Tree                   ? nullptr
                                           : typed != nullptr && tier == RunTier::Auto ? typed
                                           : layer.registers                             ? &*layer.registers
                                                                                         : nullptr;
-    const bool done = registers != nullptr && names.all_bound() &&
-                      run_registers(*registers, names.values(), keep.data(), out.held_flags.data(),
-                                    out.slot_values.data(), out.cells);
-    if (!done) {
-        out.clear();
-        run_exact(layer, program, names, keep, out);
-    }
+    const std::size_t n = layer.slot_count;
+    out.held_flags.resize(n);
+    out.slot_values.resize(n);
+    // The register run where it can (no error met, no name with no value
+    // used), else each expression's own code, which raises as Python does.
+    const bool done = registers != nullptr && run_registers(*registers, names.values(), keep.data(),
+                                                            out.held_flags.data(), out.slot_values.data(), out.cells);
+    if (!done) return price_layer(program, names, keep, out, /*tree=*/tier == RunTier::Tree);
     // The parts in order of first held slot, each from 0.0: a float sum, so
     // each step is the double of the slot's value added (nothing can raise).
     // (memcmp of no slots: their vectors' data() may be null, which memcmp may not take.)

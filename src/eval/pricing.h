@@ -88,7 +88,7 @@ struct PartBytes {
     std::vector<std::uint32_t> parts;  // Program::layer_parts indices, in order of first held slot
     std::vector<Value> bytes;          // parallel to parts
     std::vector<SlotId> held;          // the slots the layer holds, in the records' order
-    // By SlotId, for a LayerCode run to write into (kept, so not reallocated).
+    // By SlotId, for a register run to write into (kept, so not reallocated).
     std::vector<std::uint8_t> held_flags;
     std::vector<Value> slot_values;
     std::vector<Value> cells;  // a register run's (register_code.h)
@@ -127,23 +127,23 @@ private:
     std::vector<std::pair<std::uint32_t, Value>> parts_;
 };
 
-// Which of the evaluator's tiers prices a layer, to compare them (the same
-// bits and errors from each): Auto, the fastest that can (the register
-// run typed and pinned for the layer where one was made, else the untyped
-// register run, else the straight-line run, which also stands in where a
-// register run gives up); Tree, every `when`, entry and formula walked as
-// a tree, slot by slot; StraightLine, the layer's straight-line run
-// (layer_code.h) alone; Registers, the untyped register run (falling back
-// to the straight-line run where it gives up, as Auto does).
-enum class RunTier : std::uint8_t { Auto, Tree, StraightLine, Registers };
+// Which run prices a layer, to compare them (the same bits and errors from
+// each): Auto, the fastest that can (the register run typed and pinned for
+// the layer where one was made, else the untyped register run); Tree, every
+// `when`, entry and formula walked as a tree, slot by slot; Registers, the
+// untyped register run. Where a register run gives up (an error, or a name
+// with no value used), each expression's own code prices the layer and
+// raises as Python does.
+enum class RunTier : std::uint8_t { Auto, Tree, Registers };
 
 // layer_bytes on bound names: every slot's `when` first, in the records'
-// order, then each held slot priced and added to its part (from 0.0). With
+// order, then each held slot priced and added to its part (from 0.0); the
+// held flags and slot values written too, as a register run writes them. With
 // `tree`, each expression walked as a tree (Interpreter::run_tree), not
 // its straight-line form.
 void price_layer(const Program& program, const Bindings& names, const KeepMask& keep, PartBytes& out,
                  bool tree = false);
-// The same in one run of the program's LayerCode (compile_layer(program)):
+// The same in one register run of the program's LayerCode (compile_layer):
 // the same bits and errors, several times faster. `typed`: the layer's
 // register run specialised to these names' types (specialise), run in
 // place of the untyped one; the caller vouches for the types.

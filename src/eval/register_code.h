@@ -1,23 +1,24 @@
-// A layer's run in registers: the work of LayerCode's run (every `when`,
-// each held slot's kept entries summed and its formula) as three-address
-// instructions over one array of cells (the bound names, the constants, one
-// cell per computed value), with each value computed once a run: a value
-// computed before on every path to a use is reused (value numbering scoped
-// by the run's branches); a cheap product or sum of names used in several
-// places (`s * b`, `t * cp`) is computed once at the run's start; a costlier
-// value used in several places that do not follow one another (two slots'
+// A layer's run in registers: every `when`, then each held slot's kept
+// entries summed and its formula, as three-address instructions over one
+// array of cells (the bound names, the constants, one cell per computed
+// value), with each value computed once a run: a value computed before on
+// every path to a use is reused (value numbering scoped by the run's
+// branches); a cheap product or sum of names used in several places
+// (`s * b`, `t * cp`) is computed once at the run's start; a costlier value
+// used in several places that do not follow one another (two slots'
 // `ffn_elements(hff_exp)`) is computed at its first use in a run and read at
 // the others (a memo bit). Fused instructions take the records' frequent
 // shapes (an entry and its step of the sum, a formula's last operation and
 // its store, chains of products).
 //
-// It prices the usual layer, and only that: a run on a layer with a name
-// that has no value, or one that meets anything but plain arithmetic on
-// values (an error, an argument-count error), gives up (run_registers
-// returns false) and the caller runs LayerCode, which raises exactly as
-// Python would. It computes everything the exact run computes, so it gives
-// up wherever the exact run raises; beyond that only where a value computed
-// ahead overflows an int. Where it finishes it gives the exact run's bits.
+// It prices the usual layer, and only that: a run that meets anything but
+// plain arithmetic on values (an error, an argument-count error), or tests
+// or stores a value computed from a name with no value, gives up
+// (run_registers returns false) and the caller prices each expression on
+// its own, which raises exactly as Python would. It computes everything
+// Python computes, so it gives up wherever Python raises; beyond that only
+// where a value computed ahead overflows an int. Where it finishes it gives
+// Python's bits.
 #pragma once
 
 #include <array>

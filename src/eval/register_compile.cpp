@@ -24,7 +24,7 @@ using Cell = std::uint16_t;
 constexpr std::uint32_t kMaxCells = 0xffff;
 constexpr std::uint32_t kMaxInstrs = 0xffff;
 constexpr std::uint32_t kMaxMemos = 64;
-// Deeper expressions are left to LayerCode (whose tree walk has the stack for them).
+// Deeper expressions are left to each expression's own code (whose tree walk has the stack for them).
 constexpr int kMaxDepth = 200;
 // The most instructions a hoisted number may take (hoisted_).
 constexpr std::uint32_t kHoistCost = 3;

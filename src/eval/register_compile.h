@@ -11,7 +11,7 @@ namespace oprec {
 
 // nullopt where the program is beyond the form's limits (65,535 cells or
 // instructions, 64 memo bits, expressions nested deeper than it follows);
-// the layer is then run by LayerCode alone.
+// each expression's own code then prices the layer (price_layer).
 std::optional<RegisterCode> compile_registers(const Program& program);
 
 }  // namespace oprec

@@ -1,6 +1,8 @@
 // run_registers: one loop over the instructions, threaded where the
 // compiler has computed goto (as interp.h), the common arithmetic inline
 // (fast_arith.h). Any error gives up: the exact run raises it, in place.
+// A name with no value gives up where what is computed from it is tested
+// or stored as a slot's value.
 // The handler that catches it is run_registers', not execute's: a frame
 // with a handler makes the unwinder read its whole table of call sites, and
 // execute's is long.
@@ -9,11 +11,55 @@
 
 #include "code/fast_arith.h"
 #include "eval/register_code.h"
+#include "eval/pricing.h"
 #include "eval/register_run.h"
 
 namespace oprec {
 
 namespace {
+// A cell whose name has no value holds Bindings::kMissing's type.
+constexpr ValueType kUnbound = Bindings::kMissing;
+
+// Thrown to give up where a run cannot go on (a test of a name with no
+// value): run_registers catches it, as it does an EvalError.
+struct Unpriceable {};
+[[noreturn, gnu::cold]] void give_up() { throw Unpriceable{}; }
+
+// The run's arithmetic: fast::'s, whose slow path gives a name with no
+// value's cell back as it is (py:: would read its type as a number's).
+// Python raises on reading such a name; a value computed ahead from one may
+// never be used, so it gives up only where the value is.
+struct Unbound {
+    Value operator()(Value (*op)(Value, Value), Value a, Value b) const {
+        if (a.type == kUnbound) [[unlikely]] return a;
+        if (b.type == kUnbound) [[unlikely]] return b;
+        return op(a, b);
+    }
+};
+namespace run {
+[[gnu::always_inline]] inline Value add(Value a, Value b) { return fast::add(a, b, Unbound{}); }
+[[gnu::always_inline]] inline Value sub(Value a, Value b) { return fast::sub(a, b, Unbound{}); }
+[[gnu::always_inline]] inline Value mul(Value a, Value b) { return fast::mul(a, b, Unbound{}); }
+[[gnu::always_inline]] inline Value truediv(Value a, Value b) { return fast::truediv(a, b, Unbound{}); }
+inline Value floordiv(Value a, Value b) { return Unbound{}(&py::floordiv, a, b); }
+inline Value mod(Value a, Value b) { return Unbound{}(&py::mod, a, b); }
+inline Value pow(Value a, Value b) { return Unbound{}(&py::pow, a, b); }
+inline Value unary(Value (*op)(Value), Value a) { return a.type == kUnbound ? a : op(a); }
+// A test decides where the run goes: on a name with no value it gives up.
+[[gnu::always_inline]] inline bool compare(py::CmpOp op, Value a, Value b) {
+    if (a.type == kUnbound || b.type == kUnbound) [[unlikely]] give_up();
+    return fast::compare(op, a, b);
+}
+[[gnu::always_inline]] inline bool truth(Value v) {
+    if (v.type == kUnbound) [[unlikely]] give_up();
+    return v.truthy();
+}
+// A slot's value is the run's result: never one computed from a name with no value.
+[[gnu::always_inline]] inline Value stored(Value v) {
+    if (v.type == kUnbound) [[unlikely]] give_up();
+    return v;
+}
+}  // namespace run
 // A cell copied field by field: the arithmetic writes a cell's type and
 // payload as two 8-byte stores, and one 16-byte load of them (what a plain
 // copy compiles to) waits for both to reach the cache: store forwarding
@@ -32,7 +78,7 @@ namespace {
 
 // Python's max/min of two: the first of equal candidates; NaN never replaces.
 Value better_of(py::CmpOp better, Value first, Value second) {
-    return copy_of(fast::compare(better, second, first) ? second : first);
+    return copy_of(run::compare(better, second, first) ? second : first);
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -118,39 +164,39 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
 // inside do { } while (0) would end only that loop (as interp.h says).
 #define OPREC_SET(EXPR) { last = (EXPR); c[ip->dst] = last; OPREC_NEXT(); }
             OPREC_OP(Move) OPREC_SET(copy_of(c[ip->x]));
-            OPREC_OP(Add) OPREC_SET(fast::add(c[ip->x], c[ip->y]));
-            OPREC_OP(Sub) OPREC_SET(fast::sub(c[ip->x], c[ip->y]));
-            OPREC_OP(Mul) OPREC_SET(fast::mul(c[ip->x], c[ip->y]));
-            OPREC_OP(Div) OPREC_SET(fast::truediv(c[ip->x], c[ip->y]));
-            OPREC_OP(FloorDiv) OPREC_SET(py::floordiv(c[ip->x], c[ip->y]));
-            OPREC_OP(Mod) OPREC_SET(py::mod(c[ip->x], c[ip->y]));
-            OPREC_OP(Pow) OPREC_SET(py::pow(c[ip->x], c[ip->y]));
-            OPREC_OP(AddX) OPREC_SET(fast::add(last, c[ip->y]));
-            OPREC_OP(SubX) OPREC_SET(fast::sub(last, c[ip->y]));
-            OPREC_OP(MulX) OPREC_SET(fast::mul(last, c[ip->y]));
-            OPREC_OP(DivX) OPREC_SET(fast::truediv(last, c[ip->y]));
-            OPREC_OP(AddY) OPREC_SET(fast::add(c[ip->x], last));
-            OPREC_OP(SubY) OPREC_SET(fast::sub(c[ip->x], last));
-            OPREC_OP(MulY) OPREC_SET(fast::mul(c[ip->x], last));
-            OPREC_OP(DivY) OPREC_SET(fast::truediv(c[ip->x], last));
-            OPREC_OP(MulMulX) OPREC_SET(fast::mul(fast::mul(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(MulDivX) OPREC_SET(fast::truediv(fast::mul(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(DivMulX) OPREC_SET(fast::mul(fast::truediv(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(DivDivX) OPREC_SET(fast::truediv(fast::truediv(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(SumAdd) OPREC_SET(fast::add(c[ip->dst], fast::add(c[ip->x], c[ip->y])));
-            OPREC_OP(SumSub) OPREC_SET(fast::add(c[ip->dst], fast::sub(c[ip->x], c[ip->y])));
-            OPREC_OP(SumMul) OPREC_SET(fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y])));
-            OPREC_OP(SumDiv) OPREC_SET(fast::add(c[ip->dst], fast::truediv(c[ip->x], c[ip->y])));
+            OPREC_OP(Add) OPREC_SET(run::add(c[ip->x], c[ip->y]));
+            OPREC_OP(Sub) OPREC_SET(run::sub(c[ip->x], c[ip->y]));
+            OPREC_OP(Mul) OPREC_SET(run::mul(c[ip->x], c[ip->y]));
+            OPREC_OP(Div) OPREC_SET(run::truediv(c[ip->x], c[ip->y]));
+            OPREC_OP(FloorDiv) OPREC_SET(run::floordiv(c[ip->x], c[ip->y]));
+            OPREC_OP(Mod) OPREC_SET(run::mod(c[ip->x], c[ip->y]));
+            OPREC_OP(Pow) OPREC_SET(run::pow(c[ip->x], c[ip->y]));
+            OPREC_OP(AddX) OPREC_SET(run::add(last, c[ip->y]));
+            OPREC_OP(SubX) OPREC_SET(run::sub(last, c[ip->y]));
+            OPREC_OP(MulX) OPREC_SET(run::mul(last, c[ip->y]));
+            OPREC_OP(DivX) OPREC_SET(run::truediv(last, c[ip->y]));
+            OPREC_OP(AddY) OPREC_SET(run::add(c[ip->x], last));
+            OPREC_OP(SubY) OPREC_SET(run::sub(c[ip->x], last));
+            OPREC_OP(MulY) OPREC_SET(run::mul(c[ip->x], last));
+            OPREC_OP(DivY) OPREC_SET(run::truediv(c[ip->x], last));
+            OPREC_OP(MulMulX) OPREC_SET(run::mul(run::mul(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(MulDivX) OPREC_SET(run::truediv(run::mul(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(DivMulX) OPREC_SET(run::mul(run::truediv(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(DivDivX) OPREC_SET(run::truediv(run::truediv(last, c[ip->x]), c[ip->y]));
+            OPREC_OP(SumAdd) OPREC_SET(run::add(c[ip->dst], run::add(c[ip->x], c[ip->y])));
+            OPREC_OP(SumSub) OPREC_SET(run::add(c[ip->dst], run::sub(c[ip->x], c[ip->y])));
+            OPREC_OP(SumMul) OPREC_SET(run::add(c[ip->dst], run::mul(c[ip->x], c[ip->y])));
+            OPREC_OP(SumDiv) OPREC_SET(run::add(c[ip->dst], run::truediv(c[ip->x], c[ip->y])));
             OPREC_OP(Neg) {
                 const Value v = c[ip->x];
-                OPREC_SET(v.is_float() ? Value::real(-v.f) : py::neg(v));
+                OPREC_SET(v.is_float() ? Value::real(-v.f) : run::unary(&py::neg, v));
             }
-            OPREC_OP(Pos) OPREC_SET(py::pos(c[ip->x]));
-            OPREC_OP(Not) OPREC_SET(Value::boolean(!c[ip->x].truthy()));
-            OPREC_OP(Cmp) OPREC_SET(Value::boolean(fast::compare(ip->cmp, c[ip->x], c[ip->y])));
+            OPREC_OP(Pos) OPREC_SET(run::unary(&py::pos, c[ip->x]));
+            OPREC_OP(Not) OPREC_SET(Value::boolean(!run::truth(c[ip->x])));
+            OPREC_OP(Cmp) OPREC_SET(Value::boolean(run::compare(ip->cmp, c[ip->x], c[ip->y])));
             OPREC_OP(Max2) OPREC_SET(better_of(py::CmpOp::Gt, c[ip->x], c[ip->y]));
             OPREC_OP(Min2) OPREC_SET(better_of(py::CmpOp::Lt, c[ip->x], c[ip->y]));
-            OPREC_OP(Select) OPREC_SET(copy_of(c[ip->x].truthy() ? c[ip->y] : c[ip->z]));
+            OPREC_OP(Select) OPREC_SET(copy_of(run::truth(c[ip->x]) ? c[ip->y] : c[ip->z]));
             // Typed: the operands made values of the known types, so the
             // compiler drops fast::'s type tests and keeps its arithmetic.
 #define OPREC_I(V) Value::integer((V).i)
@@ -160,10 +206,10 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
             OPREC_OP(OP##IF) BODY(OPREC_I(A), OPREC_F(B)) \
             OPREC_OP(OP##FI) BODY(OPREC_F(A), OPREC_I(B)) \
             OPREC_OP(OP##FF) BODY(OPREC_F(A), OPREC_F(B))
-#define OPREC_ADD(a, b) OPREC_SET(fast::add(a, b))
-#define OPREC_SUB(a, b) OPREC_SET(fast::sub(a, b))
-#define OPREC_MUL(a, b) OPREC_SET(fast::mul(a, b))
-#define OPREC_DIV(a, b) OPREC_SET(fast::truediv(a, b))
+#define OPREC_ADD(a, b) OPREC_SET(run::add(a, b))
+#define OPREC_SUB(a, b) OPREC_SET(run::sub(a, b))
+#define OPREC_MUL(a, b) OPREC_SET(run::mul(a, b))
+#define OPREC_DIV(a, b) OPREC_SET(run::truediv(a, b))
             OPREC_TYPED(Add, OPREC_ADD, c[ip->x], c[ip->y])
             OPREC_TYPED(Sub, OPREC_SUB, c[ip->x], c[ip->y])
             OPREC_TYPED(Mul, OPREC_MUL, c[ip->x], c[ip->y])
@@ -176,22 +222,22 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
             OPREC_TYPED(SubY, OPREC_SUB, c[ip->x], last)
             OPREC_TYPED(MulY, OPREC_MUL, c[ip->x], last)
             OPREC_TYPED(DivY, OPREC_DIV, c[ip->x], last)
-#define OPREC_SUM_ADD(a, b) OPREC_SET(fast::add(c[ip->dst], fast::add(a, b)))
-#define OPREC_SUM_SUB(a, b) OPREC_SET(fast::add(c[ip->dst], fast::sub(a, b)))
-#define OPREC_SUM_MUL(a, b) OPREC_SET(fast::add(c[ip->dst], fast::mul(a, b)))
-#define OPREC_SUM_DIV(a, b) OPREC_SET(fast::add(c[ip->dst], fast::truediv(a, b)))
+#define OPREC_SUM_ADD(a, b) OPREC_SET(run::add(c[ip->dst], run::add(a, b)))
+#define OPREC_SUM_SUB(a, b) OPREC_SET(run::add(c[ip->dst], run::sub(a, b)))
+#define OPREC_SUM_MUL(a, b) OPREC_SET(run::add(c[ip->dst], run::mul(a, b)))
+#define OPREC_SUM_DIV(a, b) OPREC_SET(run::add(c[ip->dst], run::truediv(a, b)))
 #define OPREC_SUM_MUL_IF(a, b) {                                                   \
-                if (rare.keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(a, b)); \
+                if (rare.keep[ip->z]) c[ip->dst] = run::add(c[ip->dst], run::mul(a, b)); \
                 OPREC_NEXT();                                                      \
             }
 #define OPREC_FIRST_MUL_IF(a, b) {                                                                            \
-                c[ip->dst] = rare.keep[ip->z] ? fast::add(Value::integer(0), fast::mul(a, b)) : Value::integer(0); \
+                c[ip->dst] = rare.keep[ip->z] ? run::add(Value::integer(0), run::mul(a, b)) : Value::integer(0); \
                 OPREC_NEXT();                                                                                 \
             }
-#define OPREC_MUL_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = fast::mul(a, b); OPREC_NEXT(); }
-#define OPREC_DIV_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = fast::truediv(a, b); OPREC_NEXT(); }
-#define OPREC_HELD_CMP(a, b) { rare.held[ip->dst] = fast::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
-#define OPREC_JUMP_UNLESS_CMP(a, b) { if (!fast::compare(ip->cmp, a, b)) OPREC_JUMP(ip->dst); OPREC_NEXT(); }
+#define OPREC_MUL_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = run::stored(run::mul(a, b)); OPREC_NEXT(); }
+#define OPREC_DIV_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = run::stored(run::truediv(a, b)); OPREC_NEXT(); }
+#define OPREC_HELD_CMP(a, b) { rare.held[ip->dst] = run::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
+#define OPREC_JUMP_UNLESS_CMP(a, b) { if (!run::compare(ip->cmp, a, b)) OPREC_JUMP(ip->dst); OPREC_NEXT(); }
             OPREC_TYPED(SumAdd, OPREC_SUM_ADD, c[ip->x], c[ip->y])
             OPREC_TYPED(SumSub, OPREC_SUM_SUB, c[ip->x], c[ip->y])
             OPREC_TYPED(SumMul, OPREC_SUM_MUL, c[ip->x], c[ip->y])
@@ -211,15 +257,15 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
             OPREC_OP(OP##FIF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_I(c[ip->x])), OPREC_F(c[ip->y]))) \
             OPREC_OP(OP##FFI) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_I(c[ip->y]))) \
             OPREC_OP(OP##FFF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_F(c[ip->y])))
-            OPREC_TYPED3(MulMulX, fast::mul, fast::mul)
-            OPREC_TYPED3(MulDivX, fast::mul, fast::truediv)
-            OPREC_TYPED3(DivMulX, fast::truediv, fast::mul)
-            OPREC_TYPED3(DivDivX, fast::truediv, fast::truediv)
+            OPREC_TYPED3(MulMulX, run::mul, run::mul)
+            OPREC_TYPED3(MulDivX, run::mul, run::truediv)
+            OPREC_TYPED3(DivMulX, run::truediv, run::mul)
+            OPREC_TYPED3(DivDivX, run::truediv, run::truediv)
 #undef OPREC_TYPED3
-#define OPREC_FN_Add fast::add
-#define OPREC_FN_Sub fast::sub
-#define OPREC_FN_Mul fast::mul
-#define OPREC_FN_Div fast::truediv
+#define OPREC_FN_Add run::add
+#define OPREC_FN_Sub run::sub
+#define OPREC_FN_Mul run::mul
+#define OPREC_FN_Div run::truediv
 #define OPREC_PAIR_T(P, F1, F2, TA, TB, TC, TYPES)                                    \
             OPREC_OP(P##X##TYPES) OPREC_SET(F2(F1(TA(c[ip->x]), TB(c[ip->y])), TC(c[ip->z]))) \
             OPREC_OP(P##Y##TYPES) OPREC_SET(F2(TC(c[ip->z]), F1(TA(c[ip->x]), TB(c[ip->y]))))
@@ -258,9 +304,9 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
 #undef OPREC_F
 #undef OPREC_SET
             OPREC_OP(Jump) OPREC_JUMP(ip->dst);
-            OPREC_OP(JumpIfFalse) if (!c[ip->x].truthy()) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(JumpIfTrue) if (c[ip->x].truthy()) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(JumpUnlessCmp) if (!fast::compare(ip->cmp, c[ip->x], c[ip->y])) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(JumpIfFalse) if (!run::truth(c[ip->x])) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(JumpIfTrue) if (run::truth(c[ip->x])) OPREC_JUMP(ip->dst); OPREC_NEXT();
+            OPREC_OP(JumpUnlessCmp) if (!run::compare(ip->cmp, c[ip->x], c[ip->y])) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(Kept) if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(KeptZero)
                 c[ip->y] = Value::integer(0);
@@ -269,25 +315,25 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
             OPREC_OP(SkipUnlessHeld) if (!rare.held[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(Memo) if ((rare.memo >> ip->x) & 1u) OPREC_JUMP(ip->dst); OPREC_NEXT();
             OPREC_OP(SetMemo) rare.memo |= std::uint64_t(1) << ip->x; OPREC_NEXT();
-            OPREC_OP(Held) rare.held[ip->x] = c[ip->y].truthy() ? 1 : 0; OPREC_NEXT();
+            OPREC_OP(Held) rare.held[ip->x] = run::truth(c[ip->y]) ? 1 : 0; OPREC_NEXT();
             OPREC_OP(SumMulIf)
-                if (rare.keep[ip->z]) c[ip->dst] = fast::add(c[ip->dst], fast::mul(c[ip->x], c[ip->y]));
+                if (rare.keep[ip->z]) c[ip->dst] = run::add(c[ip->dst], run::mul(c[ip->x], c[ip->y]));
                 OPREC_NEXT();
             OPREC_OP(FirstMulIf)
-                c[ip->dst] = rare.keep[ip->z] ? fast::add(Value::integer(0), fast::mul(c[ip->x], c[ip->y])) : Value::integer(0);
+                c[ip->dst] = rare.keep[ip->z] ? run::add(Value::integer(0), run::mul(c[ip->x], c[ip->y])) : Value::integer(0);
                 OPREC_NEXT();
-            OPREC_OP(HeldCmp) rare.held[ip->dst] = fast::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
+            OPREC_OP(HeldCmp) rare.held[ip->dst] = run::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
             OPREC_OP(Store)
                 rare.held[ip->x] = 1;
-                rare.slot_values[ip->x] = copy_of(c[ip->y]);
+                rare.slot_values[ip->x] = run::stored(copy_of(c[ip->y]));
                 OPREC_NEXT();
             OPREC_OP(MulStore)
                 rare.held[ip->dst] = 1;
-                rare.slot_values[ip->dst] = fast::mul(c[ip->x], c[ip->y]);
+                rare.slot_values[ip->dst] = run::stored(run::mul(c[ip->x], c[ip->y]));
                 OPREC_NEXT();
             OPREC_OP(DivStore)
                 rare.held[ip->dst] = 1;
-                rare.slot_values[ip->dst] = fast::truediv(c[ip->x], c[ip->y]);
+                rare.slot_values[ip->dst] = run::stored(run::truediv(c[ip->x], c[ip->y]));
                 OPREC_NEXT();
             OPREC_OP(GiveUp) return false;
             OPREC_OP(Return) return true;
@@ -318,6 +364,8 @@ bool run_registers(const RegisterCode& code, const Value* names, const std::uint
     try {
         return execute(&code, names, keep, held, slot_values, &scratch, nullptr);
     } catch (const EvalError&) {
+        return false;
+    } catch (const Unpriceable&) {
         return false;
     }
 }

@@ -116,8 +116,8 @@ public:
     bool runs_typed() const { return typed() != nullptr; }
     // RecordsEvaluator::layer_bytes: by part name.
     Named<Value> layer_bytes() const;
-    // The layer's run as it is compiled (eval/code_dump.h): straight-line
-    // and register code, and the typed run if it has one.
+    // The layer's run as it is compiled (eval/code_dump.h): its register
+    // code, and the typed run if it has one.
     std::string dump_code() const;
 
 private:

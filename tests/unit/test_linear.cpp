@@ -1,6 +1,6 @@
-// The straight-line form (code.h, interp.h) and a layer's single run
-// (layer_code.h) against the tree walk they replace: the same value to the
-// bit, or the same error (kind, message, place, context), everywhere.
+// The straight-line form (code.h, interp.h) and a layer's register run
+// (layer_code.h) against the tree walk: the same value to the bit, or the
+// same error (kind, message, place, context), everywhere.
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -57,7 +57,7 @@ TEST_CASE("every records expression runs straight-line as the tree walks it", "[
     const Program& program = testing::shipped_records();
     const RecordsEvaluator records(program);
     const LayerCode layer_code = compile_layer(program);
-    REQUIRE(layer_code.entry != kNoEntry);
+    REQUIRE(layer_code.registers);
     const nlohmann::json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
     int compared = 0;
     for (const nlohmann::json& c : cases["cases"]) {
