@@ -22,6 +22,14 @@ struct Exact {
     Value operator()(Value (*op)(Value, Value), Value a, Value b) const { return op(a, b); }
 };
 
+// Int or Float (not Bool, not a name with no value): one compare.
+[[gnu::always_inline]] inline bool numeric(Value v) { return static_cast<std::uint64_t>(v.type) - 1 < 2; }
+// An Int or Float as a double, without a branch where the compiler can.
+[[gnu::always_inline]] inline double to_double(Value v) {
+    const double as_int = static_cast<double>(v.i);
+    return v.type == ValueType::Float ? v.f : as_int;
+}
+
 template <class Slow = Exact>
 [[gnu::always_inline]] inline Value add(Value a, Value b, const Slow& slow = {}) {
     if (a.type == ValueType::Float && b.type == ValueType::Float) [[likely]] return Value::real(a.f + b.f);
@@ -65,18 +73,20 @@ template <class Slow = Exact>
 }
 
 // Both ints within 2^53 convert exactly, so one division rounds correctly
-// (py::truediv's own first case); a zero divisor goes to py:: to raise.
+// (py::truediv's own first case); a zero divisor goes to py:: to raise, as
+// does anything not an int or a float (a bool; a name with no value, which
+// as_double would read as 0).
 template <class Slow = Exact>
 [[gnu::always_inline]] inline Value truediv(Value a, Value b, const Slow& slow = {}) {
     constexpr std::int64_t exact = std::int64_t(1) << 53;
-    if (a.type == ValueType::Float || b.type == ValueType::Float) {
-        if (a.type != ValueType::Bool && b.type != ValueType::Bool) {
-            const double y = b.as_double();
-            if (y != 0.0) [[likely]] return Value::real(a.as_double() / y);
+    if (numeric(a) && numeric(b)) [[likely]] {
+        if (a.type == ValueType::Int && b.type == ValueType::Int) {
+            if (b.i != 0 && a.i <= exact && a.i >= -exact && b.i <= exact && b.i >= -exact)
+                return Value::real(static_cast<double>(a.i) / static_cast<double>(b.i));
+        } else {
+            const double y = to_double(b);
+            if (y != 0.0) [[likely]] return Value::real(to_double(a) / y);
         }
-    } else if (a.type == ValueType::Int && b.type == ValueType::Int && b.i != 0 && a.i <= exact && a.i >= -exact &&
-               b.i <= exact && b.i >= -exact) {
-        return Value::real(static_cast<double>(a.i) / static_cast<double>(b.i));
     }
     return slow(&py::truediv, a, b);
 }
