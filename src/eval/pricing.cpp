@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "code/fast_arith.h"
 #include "code/interp.h"
 #include "eval/register_code.h"
 #include "eval/register_run.h"
@@ -111,7 +112,7 @@ void PartSums::add(std::uint32_t part, Value bytes) {
 
 Value PartSums::layer(const Value* part_bytes, std::size_t count) {
     Value sum = Value::real(0.0);
-    for (std::size_t k = 0; k < count; ++k) sum = py::add(sum, part_bytes[k]);
+    for (std::size_t k = 0; k < count; ++k) sum = fast::add(sum, part_bytes[k]);
     return sum;
 }
 

@@ -136,17 +136,14 @@ void LayerSettings::selective_parts(std::uint32_t keep_bits, std::vector<Value>&
 }
 
 Value LayerSettings::selective_total(std::uint32_t keep_bits) const {
-    Value sum = Value::real(0.0);
     if (parts_.size() > kPartsOnStack) {
         std::vector<Value> parts(parts_.size());
         sum_parts(keep_bits, parts);
-        for (const Value& v : parts) sum = fast::add(sum, v);
-        return sum;
+        return PartSums::layer(parts.data(), parts.size());
     }
     std::array<Value, kPartsOnStack> acc;
     sum_parts(keep_bits, acc);
-    for (std::size_t k = 0; k < parts_.size(); ++k) sum = fast::add(sum, acc[k]);
-    return sum;
+    return PartSums::layer(acc.data(), parts_.size());
 }
 
 }  // namespace oprec
