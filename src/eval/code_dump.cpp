@@ -42,6 +42,7 @@ struct Cells {
 
 // What one register instruction does, from its op's row in the table.
 std::string describe(const RInstr& in, const Cells& cell) {
+    if (in.op == ROp::Need) return fmt::format("give up unless {} has a value", cell(in.x));
     const ROpInfo& info = rop_info(in.op);
     const ROp base = info.base;
     std::string dst;

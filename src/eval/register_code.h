@@ -13,7 +13,8 @@
 //
 // It prices the usual layer, and only that: a run that meets anything but
 // plain arithmetic on values (an error, an argument-count error), or tests
-// or stores a value computed from a name with no value, gives up
+// or stores a value computed from a name with no value (or needs one: a
+// Need, where Python reads a value that no test or store reads), gives up
 // (run_registers returns false) and the caller prices each expression on
 // its own, which raises exactly as Python would. It computes everything
 // Python computes, so it gives up wherever Python raises; beyond that only
@@ -101,6 +102,7 @@ namespace oprec {
     M(Store, Y, StoreX, 0, 0, 0)           /* held[x] = 1, slot_values[x] = c[y] */                       \
     M(MulStore, XY, StoreDst, 0, 2, Mul)   /* held[dst] = 1, slot_values[dst] = c[x] * c[y] (a formula's last) */ \
     M(DivStore, XY, StoreDst, 0, 2, Div)   /* held[dst] = 1, slot_values[dst] = c[x] / c[y] */            \
+    M(Need, X, 0, 0, 0, 0)                 /* unless c[x] has a value: give up (a value Python computes that no test or store reads) */ \
     M(GiveUp, 0, 0, End, 0, 0)             /* the exact run must do this one (max/min of one argument) */ \
     M(Return, 0, 0, End, 0, 0)             /* the run's end */
 

@@ -314,6 +314,9 @@ private:
             close_scope();
             land(dropped);
         }
+        // Python sums every kept entry before the formula; where the formula
+        // may not read `total`, the run must still give up on one with no value.
+        if (!consumes(slot.formula, Op::Total, 0)) add(ROp::Need, 0, total_cell_);
         in_formula_ = true;
         const Cell bytes = emit(slot.formula, top_, s);
         if (RInstr* last = fusable(bytes, [](ROp op) { return op == ROp::Mul || op == ROp::Div; })) {
@@ -467,17 +470,67 @@ private:
         }
         case Op::CallFn: {
             Frame inner;
+            const NodeId body = code_.fns[n.c].body;
             for (std::uint32_t k = 0; k < n.n; ++k) {
                 inner.ids.push_back(number(list(k), frame, slot, depth + 1));
                 inner.cells.push_back(kid(list(k)));
+                // Python reads every argument; where the body may not, the
+                // run must still give up on one with no value.
+                if (may_lack_value(list(k)) && !consumes(body, Op::Param, k)) add(ROp::Need, 0, inner.cells.back());
             }
-            emit_into_kid(code_.fns[n.c].body, inner, slot, dst, depth);
+            emit_into_kid(body, inner, slot, dst, depth);
             return;
         }
         case Op::ArgCountError:
             for (std::uint32_t k = 0; k < n.n; ++k) kid(list(k));
             add(ROp::GiveUp);
             return;
+        }
+    }
+
+    // Whether evaluating `id` surely hands the value of `leaf` (the fn
+    // parameter `param`, or the slot's `total`) to an instruction that gives
+    // up on a name with no value (a test, a comparison, a store, a Need),
+    // or to its own result (arithmetic passes a name with no value on).
+    // Where it may not (a conditional's branch, and/or's right side, an
+    // operand it does not read), the caller emits a Need.
+    bool consumes(NodeId id, Op leaf, std::uint32_t param) const {
+        const Node& n = code_.nodes[id];
+        const auto list = [&](std::uint32_t k) { return code_.lists[n.a + k]; };
+        const auto sub = [&](NodeId k) { return consumes(k, leaf, param); };
+        switch (n.op) {
+        case Op::Const: case Op::Load: return false;
+        case Op::Param: return leaf == Op::Param && n.a == param;
+        case Op::Total: return leaf == Op::Total;
+        case Op::Neg: case Op::Pos: case Op::Not: return sub(n.a);
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow:
+            return sub(n.a) || sub(n.b);
+        case Op::And: case Op::Or: return n.n > 0 && sub(list(0));  // the first is always tested
+        case Op::IfElse: return sub(n.b) || (sub(n.a) && sub(n.c));
+        case Op::Compare: return (n.n > 0 && sub(list(0))) || (n.n > 1 && sub(list(1)));  // the first comparison
+        case Op::Max: case Op::Min: case Op::CallFn:  // every argument read (a call's: by its body, or a Need)
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if (sub(list(k))) return true;
+            return false;
+        case Op::ArgCountError: return true;  // gives up in any case
+        }
+        return false;
+    }
+
+    // Whether `id` reads a name, a parameter or `total`: what may have no value.
+    bool may_lack_value(NodeId id) const {
+        const Node& n = code_.nodes[id];
+        switch (n.op) {
+        case Op::Const: return false;
+        case Op::Load: case Op::Param: case Op::Total: return true;
+        case Op::Neg: case Op::Pos: case Op::Not: return may_lack_value(n.a);
+        case Op::IfElse: return may_lack_value(n.a) || may_lack_value(n.b) || may_lack_value(n.c);
+        case Op::And: case Op::Or: case Op::Compare: case Op::Max: case Op::Min: case Op::CallFn:
+        case Op::ArgCountError:
+            for (std::uint32_t k = 0; k < n.n; ++k)
+                if (may_lack_value(code_.lists[n.a + k])) return true;
+            return false;
+        default: return may_lack_value(n.a) || may_lack_value(n.b);  // the binary operators
         }
     }
 

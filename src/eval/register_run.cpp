@@ -335,6 +335,7 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
                 rare.held[ip->dst] = 1;
                 rare.slot_values[ip->dst] = run::stored(run::truediv(c[ip->x], c[ip->y]));
                 OPREC_NEXT();
+            OPREC_OP(Need) if (c[ip->x].type == kUnbound) [[unlikely]] give_up(); OPREC_NEXT();
             OPREC_OP(GiveUp) return false;
             OPREC_OP(Return) return true;
             }

@@ -216,6 +216,56 @@ TEST_CASE("a name with no value beside a float stays without one", "[registers]"
     }
 }
 
+// After a review: Python reads every argument of a fn and sums every kept
+// entry before the formula, so a name with no value there raises even where
+// the fn's body, or the formula on the way it takes, does not read it. The
+// run gives up there too (a Need), and prices as the exact run where the
+// name has a value.
+TEST_CASE("a value Python computes and no slot reads still needs a value", "[registers]") {
+    struct Case {
+        const char* fns;
+        const char* bytes;
+        const char* entry;
+    };
+    for (const Case c : {Case{"fn first(v, w) = v\n", "total", "first(b, a)"},
+                         Case{"fn first(v, w) = v\n", "total", "first(b, a / c)"},
+                         Case{"fn pick(v, w) = v if n else w\n", "total", "pick(b, a)"},
+                         Case{"fn pick(v, w) = v if n else w\n", "total", "pick(a, b) * 0 + pick(b, a)"},
+                         Case{"fn both(v, w) = v and w\n", "total", "both(0, a) + b"},
+                         Case{"fn outer(v, w) = inner(v, w)\nfn inner(v, w) = v\n", "total", "outer(b, a)"},
+                         Case{"", "total if n else 1", "a"},
+                         Case{"", "1 if n else total * 2", "a * b"},
+                         Case{"", "n and total", "a"},
+                         Case{"", "b or total", "a"},
+                         Case{"", "max(b, 1) if n else total", "a"},
+                         Case{"fn first(v, w) = v\n", "first(1, total)", "a"}}) {
+        const std::string text = fmt::format(
+            "switches keep\nlayerparts attention\nopvector attMM\nop attMM\n{}"
+            "slot one in attention {{\n    bytes = {}\n    attMM = {}\n}}\n",
+            c.fns, c.bytes, c.entry);
+        INFO(text);
+        const Program program = load_records_text(text, "dropped.rec", {});
+        const LayerCode layer_code = compile_layer(program);
+        REQUIRE(layer_code.registers);
+        const KeepMask keep(program.records.size(), 1);
+        for (const std::int64_t n : {0, 1}) {
+            INFO("n = " << n);
+            Bindings names(program);
+            for (const char* name : {"b", "c", "n"})
+                if (const std::optional<NameId> id = program.find_name(name))
+                    names.set(*id, Value::integer(std::string_view(name) == "n" ? n : 3));
+            const NameId a = *program.find_name("a");
+            names.set_missing_field(a);
+            CHECK(exact(layer_code, program, names, keep) == "raises");
+            CHECK(in_registers(layer_code, names, keep) == "gives up");
+            names.set(a, Value::integer(5));
+            const std::string slow = exact(layer_code, program, names, keep);
+            CHECK(slow != "raises");
+            CHECK(in_registers(layer_code, names, keep) == slow);
+        }
+    }
+}
+
 TEST_CASE("the example layers price in registers, without giving up", "[registers]") {
     const Program& program = testing::shipped_records();
     const RecordsEvaluator records(program);
