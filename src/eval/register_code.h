@@ -18,7 +18,8 @@
 // (run_registers returns false) and the caller prices each expression on
 // its own, which raises exactly as Python would. It computes everything
 // Python computes, so it gives up wherever Python raises; beyond that only
-// where a value computed ahead overflows an int. Where it finishes it gives
+// where a value computed ahead overflows an int, or tests a name with no
+// value (a `not`, max or min of names, hoisted). Where it finishes it gives
 // Python's bits.
 #pragma once
 

@@ -517,16 +517,16 @@ private:
         return false;
     }
 
-    // Whether `id` reads a name, a parameter or `total`: what may have no value.
+    // Whether `id` reads a name, a parameter or `total`: what may have no
+    // value. A call may: its body reads names of its own.
     bool may_lack_value(NodeId id) const {
         const Node& n = code_.nodes[id];
         switch (n.op) {
         case Op::Const: return false;
-        case Op::Load: case Op::Param: case Op::Total: return true;
+        case Op::Load: case Op::Param: case Op::Total: case Op::CallFn: return true;
         case Op::Neg: case Op::Pos: case Op::Not: return may_lack_value(n.a);
         case Op::IfElse: return may_lack_value(n.a) || may_lack_value(n.b) || may_lack_value(n.c);
-        case Op::And: case Op::Or: case Op::Compare: case Op::Max: case Op::Min: case Op::CallFn:
-        case Op::ArgCountError:
+        case Op::And: case Op::Or: case Op::Compare: case Op::Max: case Op::Min: case Op::ArgCountError:
             for (std::uint32_t k = 0; k < n.n; ++k)
                 if (may_lack_value(code_.lists[n.a + k])) return true;
             return false;
