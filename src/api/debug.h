@@ -27,7 +27,8 @@ std::optional<Tier> parse_tier(std::string_view text);
 Records load(const std::filesystem::path& path_or_name, const RecordsOptions& options, Tier tier);
 
 // The layer's compiled run, one instruction a line: its register code,
-// and the register code typed and pinned for the layer's names (made here if the layer has not been priced twice yet).
+// and the register code typed and pinned for the layer's names (made here
+// if the layer has not been priced twice yet).
 // For reading, not for parsing: the format may change.
 std::string dump_code(const Layer& layer);
 

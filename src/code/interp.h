@@ -105,8 +105,9 @@ private:
 
     // The straight-line run raises out of line: each operation that can
     // raise is called from here (or from load_cold, load_at), which places
-    // the error, so that run_linear itself holds no handler. An error then unwinds through it without the unwinder
-    // reading its table of call sites entry by entry (455k entries read
+    // the error, so that run_linear itself holds no handler. An error then
+    // unwinds through it without the unwinder reading its table of call
+    // sites entry by entry (455k entries read
     // over a --jsonl run of 2,000 layers: a tenth of that run's time).
     //
     // `node`: where the error is placed first (a fused instruction's inner

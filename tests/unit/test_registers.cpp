@@ -108,6 +108,28 @@ void check_same_run(const std::string& shortened, const std::string& untyped, co
     CHECK((shortened == untyped || (untyped == "gives up" && shortened == exact_run)));
 }
 
+// The register run against the exact run, tallied: where the exact run
+// raises the run must give up, and where both finish they agree (both
+// checked here). add() is true where the run gave up and the exact run
+// finished, for the caller to judge (a value computed ahead).
+struct Outcomes {
+    int finished = 0, raised = 0, spurious = 0;
+    bool add(const std::string& fast, const std::string& slow) {
+        if (slow == "raises") {
+            ++raised;
+            CHECK(fast == "gives up");
+            return false;
+        }
+        if (fast == "gives up") {
+            ++spurious;
+            return true;
+        }
+        ++finished;
+        CHECK(fast == slow);
+        return false;
+    }
+};
+
 KeepMask setting_mask(const Program& program, std::uint32_t setting) {
     KeepMask keep(program.records.size(), 1);
     for (RecordId r = 0; r < program.records.size(); ++r)
@@ -123,7 +145,8 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
     const LayerCode layer_code = compile_layer(program);
     REQUIRE(layer_code.registers);
     const nlohmann::json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
-    int finished = 0, gave_up = 0, typed_runs = 0, unbound_finished = 0;
+    Outcomes outcomes;
+    int typed_runs = 0, unbound_finished = 0;
     for (const nlohmann::json& c : cases["cases"]) {
         const Bindings names = records.bind(golden::layer_doc(c));
         // A layer that leaves some of the records' names unstated runs
@@ -143,20 +166,14 @@ TEST_CASE("the shipped records price every golden layer in registers as the exac
             }
             const std::string pinned = bound ? pinned_for(layer_code, names, keep) : "untyped";
             if (pinned != "untyped") check_same_run(pinned, fast, slow);
-            if (fast == "gives up") {
-                ++gave_up;
-                CHECK(slow == "raises");  // nothing in the shipped records is hoisted that could overflow here
-            } else {
-                ++finished;
-                unbound_finished += bound ? 0 : 1;
-                CHECK(fast == slow);
-            }
+            CHECK_FALSE(outcomes.add(fast, slow));  // nothing in the shipped records is hoisted that could overflow here
+            unbound_finished += !bound && fast != "gives up" ? 1 : 0;
         }
     }
-    CHECK(finished > 10000);
+    CHECK(outcomes.finished > 10000);
     CHECK(unbound_finished > 500);
-    CHECK(gave_up < finished / 10);
-    CHECK(typed_runs > finished / 2);
+    CHECK(outcomes.raised < outcomes.finished / 10);
+    CHECK(typed_runs > outcomes.finished / 2);
 }
 
 // A name with no value makes the values computed from it have none; the run
@@ -169,7 +186,7 @@ TEST_CASE("a name with no value stops the register run exactly where Python rais
     const LayerCode layer_code = compile_layer(program);
     REQUIRE(layer_code.registers);
     const nlohmann::json cases = golden::load_json(OPREC_TEST_DATA "/golden/records_cases.json");
-    int finished = 0, gave_up = 0;
+    Outcomes outcomes;
     for (std::size_t k = 0; k < cases["cases"].size(); k += 15) {
         const LayerDoc doc = golden::layer_doc(cases["cases"][k]);
         INFO(cases["cases"][k]["id"].get<std::string>());
@@ -180,19 +197,12 @@ TEST_CASE("a name with no value stops the register run exactly where Python rais
             for (const std::uint32_t setting : {0u, 0x55u, 0xffu}) {
                 const KeepMask keep = setting_mask(program, setting);
                 const std::string fast = in_registers(layer_code, names, keep);
-                const std::string slow = exact(layer_code, program, names, keep);
-                if (slow == "raises") {
-                    ++gave_up;
-                    CHECK(fast == "gives up");
-                } else {
-                    ++finished;
-                    CHECK(fast == slow);
-                }
+                CHECK_FALSE(outcomes.add(fast, exact(layer_code, program, names, keep)));
             }
         }
     }
-    CHECK(finished > 100);
-    CHECK(gave_up > 100);
+    CHECK(outcomes.finished > 100);
+    CHECK(outcomes.raised > 100);
 }
 
 // After a review: a quotient by a float read a name with no value as 0
@@ -361,7 +371,8 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
     const std::vector<Value> samples = {Value::integer(0),         Value::integer(3), Value::integer(-2),
                                         Value::real(0.5),          Value::real(-0.0), Value::boolean(true),
                                         Value::integer(INT64_MAX), Value::real(1e308)};
-    int finished = 0, raised = 0, spurious = 0, typed_runs = 0, pinned_runs = 0;
+    Outcomes outcomes;
+    int typed_runs = 0, pinned_runs = 0;
     for (const std::string& e : exprs) {
         INFO(e);
         const Program program = load_records_text(records_reading(e), "test.rec", {});
@@ -391,26 +402,19 @@ TEST_CASE("expressions price in registers as the exact run prices them", "[regis
                             ++pinned_runs;
                             check_same_run(pinned, fast, slow);
                         }
-                        if (slow == "raises") {
-                            ++raised;
-                            CHECK(fast == "gives up");
-                        } else if (fast == "gives up") {
+                        if (outcomes.add(fast, slow)) {
                             // Only a value computed ahead that the exact run does not reach, and
                             // that raises: an int product overflowing.
-                            ++spurious;
                             const bool largest_int = (a.is_int() && a.i == INT64_MAX) ||
                                                      (b.is_int() && b.i == INT64_MAX) ||
                                                      (c.is_int() && c.i == INT64_MAX);
                             CHECK(largest_int);
-                        } else {
-                            ++finished;
-                            CHECK(fast == slow);
                         }
                     }
     }
-    CHECK(finished > 10000);
-    CHECK(raised > 1000);
-    CHECK(spurious < finished / 50);
+    CHECK(outcomes.finished > 10000);
+    CHECK(outcomes.raised > 1000);
+    CHECK(outcomes.spurious < outcomes.finished / 50);
     CHECK(typed_runs > 10000);
     CHECK(pinned_runs > 10000);
 }
@@ -816,7 +820,7 @@ TEST_CASE("random records with a name unstated: the register run never finishes 
     std::mt19937 rng(20261206);
     const std::vector<Value> samples = {Value::integer(0), Value::integer(3), Value::integer(-2), Value::real(0.5),
                                         Value::real(-0.0), Value::boolean(true), Value::real(2.0)};
-    int raised = 0, finished = 0, spurious = 0;
+    Outcomes outcomes;
     for (int iteration = 0; iteration < 2000; ++iteration) {
         const std::string text = random_records(rng);
         const Program program = load_records_text(text, "random.rec", {});
@@ -834,21 +838,11 @@ TEST_CASE("random records with a name unstated: the register run never finishes 
             for (std::uint32_t setting = 0; setting < 4; ++setting) {
                 INFO(text << "missing " << program.names[missing] << ", setting " << setting);
                 const KeepMask keep = setting_mask(program, setting);
-                const std::string fast = in_registers(layer_code, names, keep);
-                const std::string slow = exact(layer_code, program, names, keep);
-                if (slow == "raises") {
-                    ++raised;
-                    CHECK(fast == "gives up");
-                } else if (fast == "gives up") {
-                    ++spurious;
-                } else {
-                    ++finished;
-                    CHECK(fast == slow);
-                }
+                outcomes.add(in_registers(layer_code, names, keep), exact(layer_code, program, names, keep));
             }
         }
     }
-    CHECK(raised > 5000);
-    CHECK(finished > 1000);
-    CHECK(spurious < finished / 5);
+    CHECK(outcomes.raised > 5000);
+    CHECK(outcomes.finished > 1000);
+    CHECK(outcomes.spurious < outcomes.finished / 5);
 }
