@@ -14,7 +14,9 @@
 #include <array>
 #include <concepts>
 #include <iterator>
+#include <optional>
 #include <type_traits>
+#include <variant>
 
 #include "code/code.h"
 #include "code/fast_arith.h"
@@ -30,8 +32,28 @@ public:
     Value run(NodeId root, Value total = Value::integer(0)) {
         total_ = total;
         const std::uint32_t start = code_.entry_of(root);
-        if (start != kNoEntry) return run_linear(start, nullptr, 0, total);
-        return eval(root, nullptr);
+        if (start == kNoEntry) return eval(root, nullptr);
+        const Value v = run_linear(start, nullptr, 0, total);
+        if constexpr (kDirect)
+            if (missing_) [[unlikely]] throw take_missing();
+        return v;
+    }
+
+    // The same, an error given back rather than raised: a name with no value
+    // (most of a report's errors) stops the straight-line run without a
+    // throw, which would unwind its large frame at some 50k instructions.
+    std::variant<Value, EvalError> try_run(NodeId root, Value total = Value::integer(0)) {
+        try {
+            total_ = total;
+            const std::uint32_t start = code_.entry_of(root);
+            if (start == kNoEntry) return eval(root, nullptr);
+            const Value v = run_linear(start, nullptr, 0, total);
+            if constexpr (kDirect)
+                if (missing_) [[unlikely]] return take_missing();
+            return v;
+        } catch (EvalError& e) {
+            return std::move(e);
+        }
     }
 
     // The same, always walking the tree (the straight-line form's yardstick in tests).
@@ -42,11 +64,12 @@ public:
 
 private:
     // An Env with its names in one array (Bindings) is read inline by the
-    // straight-line code, through a pointer held in a register: only a name
-    // with no value goes through load_cold(), to raise.
-    static constexpr bool kDirect = requires(const Env& env) {
+    // straight-line code, through a pointer held in a register; a name with
+    // no value (kMissing's type) stops the run with the Env's error for it.
+    static constexpr bool kDirect = requires(const Env& env, NameId name) {
         { env.values() } -> std::convertible_to<const Value*>;
         std::remove_const_t<Env>::kMissing;
+        { env.missing(name) } -> std::convertible_to<EvalError>;
     };
     const Value* direct_values() const {
         if constexpr (kDirect) return env_.values();
@@ -67,29 +90,20 @@ private:
         else if constexpr (at == At::InnerRhs) return code.nodes[code.nodes[ip->node].b].b;
         else return code.nodes[code.nodes[ip->node].a].b;
     }
-    template <At at>
-    Value fetch(const Value* names, NameId name, const Instr* ip) {
-        if constexpr (kDirect) {
-            const Value v = names[name];
-            if (v.type != std::remove_const_t<Env>::kMissing) [[likely]] return v;
-            return load_cold(name, node_of<at>(code_, ip), ip);
-        } else {
-            return load_at(name, node_of<at>(code_, ip), ip);
-        }
-    }
+    // A name with no value stops the straight-line run: its error is kept
+    // here, placed, and the run returns at once (OPREC_FETCH, in run_linear),
+    // so no instruction sees the value and nothing unwinds run_linear's frame.
 #if defined(__GNUC__)
     __attribute__((noinline, cold))
 #endif
-    Value load_cold(NameId name, NodeId node, const Instr* ip) {
-        // An Env that gives a missing name's error as a value has it raised
-        // here once, placed, rather than raised, caught and raised again.
-        if constexpr (requires(const Env& env) { { env.missing(name) } -> std::convertible_to<EvalError>; }) {
-            EvalError e = env_.missing(name);
-            failed(e, ip, node);
-            throw e;
-        } else {
-            return load_at(name, node, ip);
-        }
+    void stop_missing(NameId name, NodeId node, const Instr* ip) {
+        missing_.emplace(env_.missing(name));
+        failed(*missing_, ip, node);
+    }
+    EvalError take_missing() {
+        EvalError e = std::move(*missing_);
+        missing_.reset();
+        return e;
     }
 #if defined(__GNUC__)
     __attribute__((noinline))
@@ -104,7 +118,7 @@ private:
     }
 
     // The straight-line run raises out of line: each operation that can
-    // raise is called from here (or from load_cold, load_at), which places
+    // raise is called from here (or from stop_missing, load_at), which places
     // the error, so that run_linear itself holds no handler. An error then
     // unwinds through it without the unwinder reading its table of call
     // sites entry by entry (455k entries read
@@ -204,6 +218,19 @@ private:
 #define OPREC_FLOORDIV(A, B, NODE) exact(&py::floordiv, A, B, ip, NODE)
 #define OPREC_MOD(A, B, NODE) exact(&py::mod, A, B, ip, NODE)
 #define OPREC_POW(A, B, NODE) exact(&py::pow, A, B, ip, NODE)
+// DST = the name's value; a name with no value stops the run (stop_missing).
+#define OPREC_FETCH(DST, AT, NAME)                                                 \
+        do {                                                                       \
+            if constexpr (kDirect) {                                               \
+                DST = names[NAME];                                                 \
+                if (DST.type == std::remove_const_t<Env>::kMissing) [[unlikely]] { \
+                    stop_missing(NAME, node_of<AT>(code_, ip), ip);                \
+                    return acc;                                                    \
+                }                                                                  \
+            } else {                                                               \
+                DST = load_at(NAME, node_of<AT>(code_, ip), ip);                   \
+            }                                                                      \
+        } while (0)
         {
 #if !defined(__GNUC__)
             for (;;) {
@@ -214,16 +241,18 @@ private:
                 {
 #endif
                 OPREC_OP(Const) acc = consts[ip->a]; OPREC_NEXT();
-                OPREC_OP(Load) acc = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
+                OPREC_OP(Load) OPREC_FETCH(acc, At::B, ip->a); OPREC_NEXT();
                 OPREC_OP(Param) acc = frame[ip->a]; OPREC_NEXT();
                 OPREC_OP(Total) acc = total; OPREC_NEXT();
                 OPREC_OP(Push) *sp++ = acc; OPREC_NEXT();
-                OPREC_OP(PushL) *sp++ = acc; acc = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
+                OPREC_OP(PushL) *sp++ = acc; OPREC_FETCH(acc, At::B, ip->a); OPREC_NEXT();
 #define OPREC_PUSH_NN(NAME, FN)                                 \
                 OPREC_OP(Push##NAME##NN) {                           \
                     *sp++ = acc;                                     \
-                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip); \
-                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip), kNoNode); \
+                    Value lhs, rhs;                                  \
+                    OPREC_FETCH(lhs, At::Lhs, ip->a);                \
+                    OPREC_FETCH(rhs, At::Rhs, ip->b);                \
+                    acc = FN(lhs, rhs, kNoNode);                     \
                     OPREC_NEXT();                                    \
                 }
                 OPREC_PUSH_NN(Add, OPREC_ADD)
@@ -233,17 +262,19 @@ private:
 #undef OPREC_PUSH_NN
 #define OPREC_ARITH_OPS(NAME, FN)                                                              \
                 OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a], kNoNode); OPREC_NEXT();        \
-                OPREC_OP(NAME##N) acc = FN(acc, fetch<At::B>(names, ip->a, ip), kNoNode); OPREC_NEXT(); \
+                OPREC_OP(NAME##N) { Value x; OPREC_FETCH(x, At::B, ip->a); acc = FN(acc, x, kNoNode); OPREC_NEXT(); } \
                 OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a], kNoNode); OPREC_NEXT();         \
                 OPREC_OP(NAME##T) acc = FN(acc, total, kNoNode); OPREC_NEXT();                \
                 OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc, kNoNode); OPREC_NEXT();            \
                 OPREC_OP(NAME##R) acc = FN(consts[ip->a], acc, kNoNode); OPREC_NEXT();        \
                 OPREC_OP(NAME##NN) {  /* the left name read first, as Python does */          \
-                    const Value lhs = fetch<At::Lhs>(names, ip->a, ip);                         \
-                    acc = FN(lhs, fetch<At::Rhs>(names, ip->b, ip), kNoNode);                   \
+                    Value lhs, rhs;                                                             \
+                    OPREC_FETCH(lhs, At::Lhs, ip->a);                                           \
+                    OPREC_FETCH(rhs, At::Rhs, ip->b);                                           \
+                    acc = FN(lhs, rhs, kNoNode);                                                \
                     OPREC_NEXT();                                                               \
                 }                                                                               \
-                OPREC_OP(NAME##CN) acc = FN(consts[ip->a], fetch<At::Rhs>(names, ip->b, ip), kNoNode); OPREC_NEXT(); \
+                OPREC_OP(NAME##CN) { Value x; OPREC_FETCH(x, At::Rhs, ip->b); acc = FN(consts[ip->a], x, kNoNode); OPREC_NEXT(); } \
                 OPREC_OP(NAME##CP) acc = FN(consts[ip->a], frame[ip->b], kNoNode); OPREC_NEXT();
                 OPREC_ARITH_OPS(Add, OPREC_ADD)
                 OPREC_ARITH_OPS(Sub, OPREC_SUB)
@@ -253,18 +284,20 @@ private:
                 OPREC_ARITH_OPS(Mod, OPREC_MOD)
                 OPREC_ARITH_OPS(Pow, OPREC_POW)
 #undef OPREC_ARITH_OPS
-                OPREC_OP(PushN) *sp++ = fetch<At::B>(names, ip->a, ip); OPREC_NEXT();
+                OPREC_OP(PushN) { Value x; OPREC_FETCH(x, At::B, ip->a); *sp++ = x; OPREC_NEXT(); }
                 OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
 #define OPREC_FUSED(OUTER, INNER, OFN, IFN)                                               \
                 OPREC_OP(OUTER##INNER##NN) {                                              \
-                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
-                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
+                    Value lhs, rhs;                                                       \
+                    OPREC_FETCH(lhs, At::InnerLhs, ip->a);                                \
+                    OPREC_FETCH(rhs, At::InnerRhs, ip->b);                                \
                     acc = OFN(acc, IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode);      \
                     OPREC_NEXT();                                                         \
                 }                                                                         \
                 OPREC_OP(OUTER##INNER##CNN) {                                             \
-                    const Value lhs = fetch<At::InnerLhs>(names, ip->a, ip);              \
-                    const Value rhs = fetch<At::InnerRhs>(names, ip->b, ip);              \
+                    Value lhs, rhs;                                                       \
+                    OPREC_FETCH(lhs, At::InnerLhs, ip->a);                                \
+                    OPREC_FETCH(rhs, At::InnerRhs, ip->b);                                \
                     acc = OFN(consts[ip->n], IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode); \
                     OPREC_NEXT();                                                         \
                 }
@@ -280,14 +313,18 @@ private:
 #define OPREC_CHAIN(OP1, OP2, FN1, FN2)                                                     \
                 OPREC_OP(OP1##N##OP2##N) {                                                   \
                     const Value lhs = acc; /* a copy: acc itself never escapes */            \
-                    const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
+                    Value x;                                                                 \
+                    OPREC_FETCH(x, At::LhsRhs, ip->a);                                       \
                     const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
-                    acc = FN2(first, fetch<At::Rhs>(names, ip->b, ip), kNoNode);             \
+                    Value y;                                                                 \
+                    OPREC_FETCH(y, At::Rhs, ip->b);                                          \
+                    acc = FN2(first, y, kNoNode);                                            \
                     OPREC_NEXT();                                                            \
                 }                                                                            \
                 OPREC_OP(OP1##N##OP2##T) {                                                   \
                     const Value lhs = acc;                                                   \
-                    const Value x = fetch<At::LhsRhs>(names, ip->a, ip);                     \
+                    Value x;                                                                 \
+                    OPREC_FETCH(x, At::LhsRhs, ip->a);                                       \
                     const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
                     acc = FN2(first, total, kNoNode);                                        \
                     OPREC_NEXT();                                                            \
@@ -298,11 +335,17 @@ private:
                 OPREC_CHAIN(Div, Div, OPREC_DIV, OPREC_DIV)
 #undef OPREC_CHAIN
                 OPREC_OP(CmpNC) {
-                    const Value lhs = fetch<At::First>(names, ip->a, ip);
+                    Value lhs;
+                    OPREC_FETCH(lhs, At::First, ip->a);
                     acc = Value::boolean(fast::compare(ip->cmp, lhs, consts[ip->b]));
                     OPREC_NEXT();
                 }
-                OPREC_OP(CmpN) acc = Value::boolean(fast::compare(ip->cmp, acc, fetch<At::B>(names, ip->a, ip))); OPREC_NEXT();
+                OPREC_OP(CmpN) {
+                    Value x;
+                    OPREC_FETCH(x, At::B, ip->a);
+                    acc = Value::boolean(fast::compare(ip->cmp, acc, x));
+                    OPREC_NEXT();
+                }
                 OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : exact1(&py::neg, acc, ip); OPREC_NEXT();
                 OPREC_OP(Pos) acc = exact1(&py::pos, acc, ip); OPREC_NEXT();
                 OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();
@@ -336,6 +379,8 @@ private:
                     const auto above = static_cast<std::uint32_t>(sp - bottom) + ip->n;
                     if (at != kNoEntry && above + code_.entry_depth[body] <= kMaxLinearDepth) {
                         acc = run_linear(at, sp, above, total);
+                        if constexpr (kDirect)
+                            if (missing_) [[unlikely]] return acc;  // the body stopped: so does its caller
                     } else {
                         total_ = total;
                         acc = eval_from(body, sp, ip);
@@ -353,6 +398,7 @@ private:
 #undef OPREC_FLOORDIV
 #undef OPREC_MOD
 #undef OPREC_POW
+#undef OPREC_FETCH
 #undef OPREC_OP
 #undef OPREC_DISPATCH
 #undef OPREC_NEXT
@@ -452,6 +498,7 @@ private:
     const Code& code_;
     Env& env_;
     Value total_;
+    std::optional<EvalError> missing_;  // the name that stopped the straight-line run (kDirect)
     Slot stack_[kMaxLinearDepth];
 };
 

@@ -24,12 +24,8 @@ SlotSums::SlotSums(const Program& program, SlotId slot, const Bindings& names) :
     Interpreter<const Bindings> interp(program.code, names);
     elements_.reserve(s.entries.size());
     for (const SlotEntryInfo& e : s.entries) {
-        try {
-            elements_.emplace_back(interp.run(e.expr));
-        } catch (EvalError& err) {
-            err.set_context(fmt::format("slot `{}`", s.name));
-            elements_.emplace_back(std::move(err));
-        }
+        elements_.push_back(interp.try_run(e.expr));
+        if (auto* err = std::get_if<EvalError>(&elements_.back())) err->set_context(fmt::format("slot `{}`", s.name));
     }
 }
 
@@ -59,11 +55,9 @@ std::variant<Value, EvalError> SlotSums::price_if(Kept kept, const Bindings& nam
         }
     }
     Interpreter<const Bindings> interp(program_->code, names);
-    try {
-        return interp.run(s.formula, total);
-    } catch (EvalError& e) {
-        return in_slot(*program_, slot_, " formula", std::move(e));
-    }
+    auto priced = interp.try_run(s.formula, total);
+    if (auto* e = std::get_if<EvalError>(&priced)) return in_slot(*program_, slot_, " formula", std::move(*e));
+    return priced;
 }
 
 }  // namespace oprec
