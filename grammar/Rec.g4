@@ -1,11 +1,11 @@
 // The .rec language: op records and their byte formulas.
 //
 // A file is a sequence of declarations, one per line. Expressions are
-// Python's: inside ( ) and [ ] a newline is white space, as in Python, so a
-// long formula is wrapped in parentheses. (The C++ front end drops those
-// newlines before the parser sees them: src/syntax/token_filter.h. Its fast
-// path scans with src/syntax/scanner.h, which must give this lexer's tokens:
-// the fuzz target checks they agree.)
+// Python's: inside ( ) a newline is white space, as in Python, so a long
+// formula is wrapped in parentheses. (The C++ front end drops those newlines
+// before the parser sees them: src/syntax/token_filter.h. Its lexer is
+// written by hand, src/syntax/lexer.h, and must give the tokens the lexer
+// rules below define: the tests and the fuzz target check they agree.)
 grammar Rec;
 
 // ---- declarations ------------------------------------------------------------

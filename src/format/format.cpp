@@ -2,12 +2,11 @@
 
 #include <algorithm>
 
-#include <antlr4-runtime.h>
-
-#include "RecLexer.h"
+#include "RecParser.h"
 #include "diag/codes.h"
 #include "format/layout.h"
 #include "format/print.h"
+#include "syntax/lexer.h"
 #include "syntax/parse.h"
 
 namespace oprec::format {
@@ -17,7 +16,7 @@ namespace {
 
 // Words after which a sign is unary: they end no operand.
 bool ends_operand(std::size_t type, const std::string& text) {
-    using L = oprec_gen::RecLexer;
+    using L = oprec_gen::RecParser;
     if (type == L::NAME || type == L::INT || type == L::FLOAT || type == L::IMAG || type == L::STRING) return true;
     if (text == ")" || text == "]" || text == "True" || text == "False" || text == "None" || text == "...") return true;
     static const char* const keywords[] = {"if", "else", "and", "or", "not", "when", "in"};
@@ -25,28 +24,27 @@ bool ends_operand(std::size_t type, const std::string& text) {
     return std::none_of(std::begin(keywords), std::end(keywords), [&](const char* k) { return text == k; });
 }
 
-// Every token the lexer makes, comments and newlines included.
+// Every token the lexer makes, comments and newlines included (the
+// parser's own lexer: src/syntax/lexer.h).
 std::vector<Tok> tokens_of(std::string text) {
     // A lone CR ends a line, as the parser has it (parse.cpp).
     for (std::size_t i = 0; i < text.size(); ++i)
         if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
-    antlr4::ANTLRInputStream input(text);
-    oprec_gen::RecLexer lexer(&input);
-    lexer.removeErrorListeners();
+    Lexer lexer(text);
     std::vector<Tok> out;
-    for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {
+    for (Lexeme t = lexer.next(); t.type != antlr4::Token::EOF; t = lexer.next()) {
         Tok tok;
-        tok.text = t->getText();
-        tok.line = static_cast<std::uint32_t>(t->getLine());
-        tok.col = static_cast<std::uint32_t>(t->getCharPositionInLine());
-        if (t->getType() == oprec_gen::RecLexer::NEWLINE) {
+        tok.text = text.substr(t.offset, t.length);
+        tok.line = t.line;
+        tok.col = t.col;
+        if (t.type == oprec_gen::RecParser::NEWLINE) {
             tok.kind = TokKind::Newline;
-        } else if (t->getType() == oprec_gen::RecLexer::COMMENT) {
+        } else if (t.type == oprec_gen::RecParser::COMMENT) {
             tok.kind = TokKind::Comment;
             while (!tok.text.empty() && (tok.text.back() == ' ' || tok.text.back() == '\t' || tok.text.back() == '\f'))
                 tok.text.pop_back();
         } else {
-            tok.operand = ends_operand(t->getType(), tok.text);
+            tok.operand = ends_operand(t.type, tok.text);
         }
         tok.len = static_cast<std::uint32_t>(column_count(tok.text));
         out.push_back(std::move(tok));

@@ -10,19 +10,16 @@
 #include <fmt/format.h>
 #include <pthread.h>
 
-#include "RecLexer.h"
 #include "RecParser.h"
 #include "diag/codes.h"
 #include "syntax/ast_build.h"
 #include "syntax/scanned_stream.h"
-#include "syntax/scanner.h"
 #include "syntax/token_filter.h"
 
 namespace oprec {
 
 namespace {
 
-using oprec_gen::RecLexer;
 using oprec_gen::RecParser;
 
 // Invalid UTF-8 would make ANTLR's input stream throw: report the first bad
@@ -234,17 +231,16 @@ void on_large_stack(std::string_view text, const std::function<void()>& work) {
     if (job.error) std::rethrow_exception(job.error);
 }
 
-// One parse, in up to three tries. The fast path is SLL prediction with
-// bail-out, over the hand-written scanner (src/syntax/scanner.h), or over
-// ANTLR's lexer where the scanner refuses the text; `fast` parses and says
+// One parse, in up to two tries. The fast path is SLL prediction with
+// bail-out over tokens kept only while needed; `fast` parses and says
 // whether it got through, and `build(nullptr)` then runs while its tokens
-// are alive. On a syntax error the text is parsed again with ANTLR's lexer,
-// all its tokens kept, with full LL and error recovery, which also finds
-// every syntax error, and `build` turns that tree into ours.
+// are alive. On a syntax error the text is parsed again, all its tokens
+// kept, with full LL and error recovery, which also finds every syntax
+// error, and `build` turns that tree into ours.
 template <class Rule, class Fast, class Build>
 void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags, Rule rule,
                 Fast fast, Build build) {
-    std::string text = checked_utf8(sources.file(file), file, diags);
+    const std::string text = checked_utf8(sources.file(file), file, diags);
     auto span_of = [&](const TokenFilter::Open& o) {
         return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
     };
@@ -268,10 +264,9 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         }
         return false;
     };
-    // Whether the fast path parsed the text; if so it has been built (a
-    // bracket error aside: ANTLR's tokens go through the filter, which finds
-    // them; the scanner refuses them), while the parser and tokens lived.
-    const auto fast_parse = [&](antlr4::TokenStream& tokens, const TokenFilter* filter) {
+    {
+        TokenFilter filter(text);
+        ScannedTokenStream tokens(filter);
         RecParser parser(&tokens);
         parser.removeErrorListeners();
         parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
@@ -282,32 +277,19 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         } catch (const antlr4::ParseCancellationException&) {
             parsed = false;
         }
-        if (parsed && (filter == nullptr || !bracket_errors(*filter))) build(nullptr);
-        return parsed;
-    };
-    bool scanned = false;  // the fast parse failed on the scanner's tokens (ANTLR's, as far as they went)
-    try {
-        Scanner scanner(text, kMaxNesting);
-        ScannedTokenStream tokens(scanner);
-        if (fast_parse(tokens, nullptr)) return;
-        scanned = true;
-    } catch (const ScanRefused&) {
+        // A limit cuts the input with an end of file, which may still parse.
+        if (parsed) {
+            if (!bracket_errors(filter)) build(nullptr);
+            return;
+        }
     }
-    antlr4::ANTLRInputStream input(text);
-    input.name = sources.file(file).path();
-    if (!scanned) {  // else ANTLR's tokens would give the same parse error
-        FilteredLexer antlr(input);
-        antlr4::UnbufferedTokenStream tokens(&antlr.filter);
-        if (fast_parse(tokens, &antlr.filter)) return;
-    }
-    input.reset();
-    FilteredLexer antlr(input);
-    const TokenFilter& filter = antlr.filter;
-    antlr4::CommonTokenStream tokens(&antlr.filter);
+    TokenFilter filter(text);
+    ScannedTokenSource source(filter, sources.file(file).path());
+    antlr4::CommonTokenStream tokens(&source);
     RecParser parser(&tokens);
     parser.removeErrorListeners();
     std::vector<Diagnostic> syntax;
-    SyntaxErrors listener(file, syntax, RecLexer::NEWLINE);
+    SyntaxErrors listener(file, syntax, RecParser::NEWLINE);
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
     parser.addErrorListener(&listener);
     decltype((parser.*rule)()) tree = nullptr;
@@ -338,11 +320,11 @@ bool parse_declarations(RecParser& parser, antlr4::TokenStream& tokens, AstBuild
     using antlr4::Token;
     const auto next = [&] { return tokens.LA(1); };
     for (;;) {
-        while (next() == RecLexer::NEWLINE) tokens.consume();
+        while (next() == RecParser::NEWLINE) tokens.consume();
         if (next() == Token::EOF) return true;
         const ssize_t keep = tokens.mark();  // the declaration's tokens, while its tree points at them
         RecParser::DeclContext* decl = parser.decl();
-        if (next() != RecLexer::NEWLINE && next() != Token::EOF) return false;
+        if (next() != RecParser::NEWLINE && next() != Token::EOF) return false;
         module.decls.push_back(builder.decl(decl));
         parser.getTreeTracker().reset();
         tokens.release(keep);
@@ -357,18 +339,15 @@ ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diag
     on_large_stack(sources.file(file).text(), [&] {
         // The builder's own diagnostics count only for the parse that is kept.
         std::vector<Diagnostic> built;
-        std::optional<AstBuilder> fast_builder;
+        AstBuilder fast_builder(file, built);
         ast::Module fast_module;
         auto fast = [&](RecParser& parser, antlr4::TokenStream& tokens) {
-            built.clear();  // a try after the scanner refused starts again
-            fast_module.decls.clear();
-            fast_builder.emplace(file, built);
-            return parse_declarations(parser, tokens, *fast_builder, fast_module);
+            return parse_declarations(parser, tokens, fast_builder, fast_module);
         };
         parse_with(sources, file, diags, &RecParser::recFile, fast, [&](RecParser::RecFileContext* tree) {
             if (tree == nullptr) {  // the fast path's
                 diags.insert(diags.end(), built.begin(), built.end());
-                if (!fast_builder->syntax_errors()) module.decls = std::move(fast_module.decls);
+                if (!fast_builder.syntax_errors()) module.decls = std::move(fast_module.decls);
                 return;
             }
             AstBuilder builder(file, diags);

@@ -8,7 +8,7 @@ void ScannedTokenStream::fill(std::size_t count) {
             chunks_.push_back(std::make_unique<Chunk>());
             chunks_.back()->reserve(kChunk);
         }
-        chunks_.back()->push_back(scanner_.next());
+        chunks_.back()->push_back(filter_.next());
         ended_ = chunks_.back()->back().getType() == antlr4::Token::EOF;
         ++end_;
     }
@@ -66,6 +66,18 @@ std::string ScannedTokenStream::getText(const antlr4::misc::Interval& interval) 
         text += t.getText();
     }
     return text;
+}
+
+std::unique_ptr<antlr4::Token> ScannedTokenSource::nextToken() {
+    const ScannedToken t = filter_.next();
+    line_ = t.getLine();
+    col_ = t.getCharPositionInLine();
+    auto token = std::make_unique<antlr4::CommonToken>(std::pair<antlr4::TokenSource*, antlr4::CharStream*>{this, nullptr},
+                                                       t.getType(), t.getChannel(), t.getStartIndex(), t.getStopIndex());
+    token->setLine(line_);
+    token->setCharPositionInLine(col_);
+    token->setText(t.getText());
+    return token;
 }
 
 std::string ScannedTokenStream::getText() { return getText(antlr4::misc::Interval(first_, end_)); }

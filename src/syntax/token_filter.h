@@ -1,21 +1,53 @@
-// Python's implicit line joining: inside ( ) and [ ] a newline is white space.
-// The filter sits between the lexer and the parser and drops those newlines,
-// so the grammar stays free of target code. It also guards the nesting depth
-// and remembers a bracket never closed. Comments (the hidden channel) stop
-// here too: the parser never needs them.
+// The tokens as the parser takes them, from the lexer (lexer.h): Python's
+// implicit line joining (inside ( ) a newline is white space), comments
+// dropped (the parser never needs them; the formatter reads the lexer's),
+// and the front end's limits (parse.h): a bracket nested too deep, a
+// declaration of too many tokens, too many characters the language does not
+// have. At a limit the input ends there, with an end of file, and the
+// filter says where, for the parser's caller to report.
 #pragma once
 
-#include <memory>
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <antlr4-runtime.h>
 
-#include "RecLexer.h"
+#include "syntax/lexer.h"
 
 namespace oprec {
 
-class TokenFilter : public antlr4::TokenSource {
+// One token, in the source text it points into, as ANTLR's parser reads it.
+class ScannedToken final : public antlr4::Token {
+public:
+    ScannedToken(std::string_view source, const Lexeme& lexeme, std::uint32_t index)
+        : source_(source), lexeme_(lexeme), index_(index) {}
+
+    std::string getText() const override;
+    std::size_t getType() const override { return lexeme_.type; }
+    std::size_t getLine() const override { return lexeme_.line; }
+    std::size_t getCharPositionInLine() const override { return lexeme_.col; }
+    std::size_t getChannel() const override { return lexeme_.hidden ? HIDDEN_CHANNEL : DEFAULT_CHANNEL; }
+    std::size_t getTokenIndex() const override { return index_; }
+    std::size_t getStartIndex() const override { return lexeme_.start; }
+    std::size_t getStopIndex() const override {
+        return lexeme_.stop == kNone ? INVALID_INDEX : lexeme_.stop;
+    }
+    antlr4::TokenSource* getTokenSource() const override { return nullptr; }
+    antlr4::CharStream* getInputStream() const override { return nullptr; }
+    std::string toString() const override;
+
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+private:
+    std::string_view source_;
+    Lexeme lexeme_;
+    std::uint32_t index_;
+};
+
+class TokenFilter {
 public:
     struct Open {
         std::size_t line;
@@ -23,18 +55,11 @@ public:
         char bracket;
     };
 
-    // `junk_type`: the token of a character the language does not have; after
-    // `max_junk` of them the input ends there (binary data would otherwise
-    // make one token, and one recovery step, per byte).
-    TokenFilter(antlr4::Lexer& lexer, std::size_t newline_type, int max_depth, std::size_t junk_type,
-                std::size_t max_junk);
+    // `text`: as Lexer takes it; it must outlive the filter and its tokens.
+    explicit TokenFilter(std::string_view text);
 
-    std::unique_ptr<antlr4::Token> nextToken() override;
-    std::size_t getLine() const override { return lexer_.getLine(); }
-    std::size_t getCharPositionInLine() override { return lexer_.getCharPositionInLine(); }
-    antlr4::CharStream* getInputStream() override { return lexer_.getInputStream(); }
-    std::string getSourceName() override { return lexer_.getSourceName(); }
-    antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override { return lexer_.getTokenFactory(); }
+    // The next token the parser sees; the end of file again and again at the end.
+    ScannedToken next();
 
     // Brackets still open at the end of the input.
     const std::vector<Open>& unclosed() const { return open_; }
@@ -46,29 +71,20 @@ public:
     const std::optional<Open>& too_long() const { return too_long_; }
 
 private:
-    antlr4::Lexer& lexer_;
-    std::size_t newline_type_;
-    int max_depth_;
-    std::vector<std::size_t> open_types_, close_types_;  // ( [ and ) ]
-    std::size_t open_brace_ = 0, close_brace_ = 0;       // { and }
+    // An end of file where `at` starts: the input cut there.
+    ScannedToken cut(const Lexeme& at);
+
+    std::string_view text_;
+    Lexer lexer_;
+    std::size_t open_paren_, close_paren_, open_brace_, close_brace_;  // the brackets' token types
+    std::uint32_t index_ = 0;  // the next token's index
+    bool ended_ = false;
+    Lexeme end_;
     int braces_ = 0;
     std::size_t run_ = 0;  // tokens of the declaration so far
-    std::optional<Open> too_long_;
-    std::vector<Open> open_;
-    std::optional<Open> too_deep_;
-    std::size_t junk_type_;
-    std::size_t max_junk_;
     std::size_t junk_ = 0;
-    std::optional<Open> junk_stop_;
-};
-
-// ANTLR's lexer for the language, its console listener removed, behind the
-// filter with the front end's limits (parse.h): the tokens as the parser
-// takes them from ANTLR.
-struct FilteredLexer {
-    explicit FilteredLexer(antlr4::CharStream& input);
-    oprec_gen::RecLexer lexer;
-    TokenFilter filter;
+    std::vector<Open> open_;
+    std::optional<Open> too_long_, too_deep_, junk_stop_;
 };
 
 }  // namespace oprec
