@@ -2,7 +2,9 @@
 // take their C++ runtime statically (OPREC_STATIC_RUNTIME in CMakeLists.txt):
 // Debian ships libfmt only as a shared library, which would bring the shared
 // C++ runtime back. format-inl.h defines the out-of-line functions; these are
-// the explicit instantiations fmt 9's own src/format.cc makes.
+// the explicit instantiations fmt 9's own src/format.cc makes. fmt's
+// src/os.cc (fmt/os.h: fmt::file, output_file) is not compiled: nothing
+// uses it, and a first use would fail to link the command, not pass unseen.
 #include <fmt/format-inl.h>
 
 FMT_BEGIN_NAMESPACE

@@ -33,7 +33,10 @@ class Lexer {
 public:
     // `text`: valid UTF-8 with no NUL and no lone CR (parse.cpp's
     // checked_utf8 makes it so); it must outlive the lexer.
-    explicit Lexer(std::string_view text) : text_(text) {}
+    // A leading UTF-8 byte order mark is skipped, counted as no character,
+    // as ANTLR's input stream drops it.
+    explicit Lexer(std::string_view text)
+        : text_(text), pos_(text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0) {}
 
     // The next token; the end of file again and again at the end.
     Lexeme next();
@@ -48,7 +51,7 @@ private:
     Lexeme take(std::size_t type, std::size_t end, bool hidden = false);
 
     std::string_view text_;
-    std::size_t pos_ = 0;
+    std::size_t pos_;
     std::uint32_t line_ = 1, col_ = 0;
     std::uint32_t chars_ = 0;  // characters before pos_
 };

@@ -24,8 +24,8 @@ TokenFilter::TokenFilter(std::string_view text)
     : text_(text), lexer_(text), open_paren_(literal_type("(")), close_paren_(literal_type(")")),
       open_brace_(literal_type("{")), close_brace_(literal_type("}")) {}
 
-ScannedToken TokenFilter::cut(const Lexeme& at) {
-    open_.clear();
+ScannedToken TokenFilter::cut(const Lexeme& at, bool forget_brackets) {
+    if (forget_brackets) open_.clear();
     ended_ = true;
     end_ = at;
     end_.type = antlr4::Token::EOF;
@@ -46,19 +46,19 @@ ScannedToken TokenFilter::next() {
         } else if (t.type != antlr4::Token::EOF && ++run_ > kMaxDeclarationTokens) {
             // The parser would hold every token and node of it: stop here, the caller reports it.
             if (!too_long_) too_long_ = Open{t.line, t.col, '?'};
-            return cut(t);
+            return cut(t, true);
         }
         if (t.type == open_brace_) ++braces_;
         else if (t.type == close_brace_ && braces_ > 0) --braces_;
         if (t.type == RecParser::ERRCHAR && ++junk_ > kMaxJunk) {
             if (!junk_stop_) junk_stop_ = Open{t.line, t.col, '?'};
-            return cut(t);
+            return cut(t, false);  // a bracket left open is still the error to report
         }
         if (t.type == open_paren_) {
             if (static_cast<int>(open_.size()) >= kMaxNesting) {
                 // Too deep to parse safely: stop the input here, the caller reports it.
                 if (!too_deep_) too_deep_ = Open{t.line, t.col, '('};
-                return cut(t);
+                return cut(t, true);
             }
             open_.push_back(Open{t.line, t.col, '('});
         } else if (t.type == close_paren_ && !open_.empty()) {

@@ -71,8 +71,9 @@ public:
     const std::optional<Open>& too_long() const { return too_long_; }
 
 private:
-    // An end of file where `at` starts: the input cut there.
-    ScannedToken cut(const Lexeme& at);
+    // An end of file where `at` starts: the input cut there; the brackets
+    // open so far forgotten or not (unclosed() reports those kept).
+    ScannedToken cut(const Lexeme& at, bool forget_brackets);
 
     std::string_view text_;
     Lexer lexer_;

@@ -135,6 +135,19 @@ TEST_CASE("checks E0001: an unclosed bracket is reported where it opens", "[chec
     CHECK(lines(r).at(0) == "test.rec:14:24: error: syntax error: `(` was never closed [E0001]");
 }
 
+TEST_CASE("checks E0001: junk after an unclosed bracket: the bracket is the error", "[checks]") {
+    // The reading stops at the thousandth junk character; the bracket left
+    // open before it is still what is wrong.
+    const LoadResult r = load(kBase + "default a = (1 +\n" + std::string(1001, '$') + "\n");
+    CHECK(lines(r) == Lines{"test.rec:13:13: error: syntax error: `(` was never closed [E0001]"});
+}
+
+TEST_CASE("checks: a file that starts with a UTF-8 byte order mark loads", "[checks]") {
+    const LoadResult r = load("\xEF\xBB\xBF" + kBase + "default a = 1\n");
+    CHECK(r.ok());
+    CHECK(lines(r) == Lines{});
+}
+
 TEST_CASE("checks E0002: a file that is not UTF-8 is refused at its first bad byte", "[checks]") {
     const LoadResult r = load(kBase + "# caf\xe9 au lait\n");
     CHECK(!r.ok());

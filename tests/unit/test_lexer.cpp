@@ -62,6 +62,8 @@ TEST_CASE("lexer: every form of token, and what is not one, as the grammar has t
         "'a\\\nb'", "'a\\\r\nb'", "'a\\'", "'\\'", "r'", "'é\\中'",
         // characters the language does not have, continuations
         "[1]", "a ! b", "$", "\\ x", "\\", "\\ \t\n", "\\\r\ny", "é", "(1", "x\ry", "a;b", "@`~",
+        // a byte order mark: dropped at the start (as ANTLR's input stream drops it), a character elsewhere
+        "\xEF\xBB\xBF", "\xEF\xBB\xBFslot x", "\xEF\xBB\xBF\xEF\xBB\xBF" "a", "a\xEF\xBB\xBF",
     };
     for (const char* text : texts) {
         INFO(text);
@@ -93,4 +95,5 @@ TEST_CASE("lexer: the rarer number forms are Python's values", "[syntax][lexer]"
     CHECK(calc("0x1F + 0o17 + 0b101") == "51");
     CHECK(calc("1. + .5") == "1.5");
     CHECK(calc("1_000 * 0_0") == "0");
+    CHECK(calc("\xEF\xBB\xBF" "1 + 2") == "3");
 }
