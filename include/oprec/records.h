@@ -35,6 +35,11 @@ struct RecordsOptions {
     std::map<std::filesystem::path, std::string> unsaved = {};
 };
 
+// The context's values a formula may read (micro_factor,
+// dropless_tok_factor), as a layer document's "context" states them; a
+// Layer sets them like fields. The one list of them.
+const std::vector<std::string>& context_names();
+
 class Records {
 public:
     // The shipped records (records/op_records.rec).

@@ -10,6 +10,10 @@ PathLike = Union[str, "os.PathLike[str]"]
 OnError = Literal["raise", "none"]
 RecomputeName = Literal["none", "selective", "full"]
 
+# The context's values a formula may read (micro_factor, dropless_tok_factor),
+# as a layer document's "context" states them: the one list of them.
+CONTEXT_NAMES: Tuple[str, ...]
+
 class Records:
     """Op records, loaded and checked once; bind layers with :meth:`layer`.
 

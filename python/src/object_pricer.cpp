@@ -19,7 +19,8 @@ namespace {
 // The names that are not the config's fields: the context's, the computed
 // one, and the slot's own accumulator.
 bool not_a_field(const std::string& n) {
-    return n == "micro_factor" || n == "dropless_tok_factor" || n == "kv_shards" || n == "total";
+    const auto& context = context_names();
+    return n == "kv_shards" || n == "total" || std::find(context.begin(), context.end(), n) != context.end();
 }
 
 // The same Python value as last time: same type and equal (a float's bits,
@@ -63,7 +64,7 @@ public:
         for (const char* n : {"cp", "cp_algo", "n_linrec"})
             if (std::find(names.begin(), names.end(), n) == names.end()) names.emplace_back(n);
         for (std::string& n : names) fields_.push_back(Read{n, py::str(n), py::object()});
-        for (const char* n : {"micro_factor", "dropless_tok_factor"}) context_.push_back(Read{n, py::str(n), py::object()});
+        for (const std::string& n : context_names()) context_.push_back(Read{n, py::str(n), py::object()});
         for (const std::string& s : records.switches()) switches_.push_back(Switch{py::str(s), s, -1});
     }
 

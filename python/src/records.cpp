@@ -1,5 +1,6 @@
 // oprec.Records: loading (shipped, a .rec, the reference's YAML, text) and
 // binding layers from Python mappings.
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -51,7 +52,8 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
         py::dict ctx = ctx_dict;
         for (auto [key, value] : ctx) {
             const std::string k = key_text(key, "a context key");
-            if (k == "micro_factor" || k == "dropless_tok_factor")
+            const auto& context = context_names();
+            if (std::find(context.begin(), context.end(), k) != context.end())
                 b.layer.set(k, to_field(value, k));
             else if (k == "node" || k == "current_node" || k == "recompute")
                 b.layer.set_recompute(parse_recompute(
@@ -69,6 +71,7 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
 
 void register_records(py::module_& m) {
     using namespace pybind11::literals;
+    m.attr("CONTEXT_NAMES") = py::tuple(py::cast(context_names()));
     py::class_<Records>(m, "Records", "Op records, loaded and checked once; bind layers with `layer()`.")
         .def(py::init([](const std::optional<std::filesystem::path>& path,
                          const std::optional<std::filesystem::path>& profiles,

@@ -18,6 +18,8 @@ def stub_names() -> Dict[str, Set[str]]:
     for node in tree.body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
             out[""].add(node.name)
+        if isinstance(node, ast.AnnAssign):  # a module constant (CONTEXT_NAMES)
+            out[""].add(node.target.id)  # type: ignore[union-attr]
         if isinstance(node, ast.ClassDef):
             out[node.name] = {n.name if isinstance(n, ast.FunctionDef) else n.target.id  # type: ignore[union-attr]
                               for n in node.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))}

@@ -11,6 +11,7 @@
 #include "diag/diagnostic.h"
 #include "hf/load.h"
 #include "model/field_check.h"
+#include "model/layer.h"  // kContextValues
 
 namespace oprec {
 
@@ -88,6 +89,11 @@ fs::path Records::default_data_dir() {
     const fs::path source = OPREC_SOURCE_DIR;
     if (fs::exists(source / "stdlib", ec)) return source;
     return OPREC_INSTALL_DATADIR;
+}
+
+const std::vector<std::string>& context_names() {
+    static const std::vector<std::string> names(kContextValues.begin(), kContextValues.end());
+    return names;
 }
 
 Records Records::shipped(const RecordsOptions& options) { return load("op_records", options); }

@@ -81,7 +81,7 @@ def _engine() -> _oprec.ObjectPricer:
 
 def _complete(ctx: Any) -> bool:
     """Whether the context holds both values the records may read (the fast path assumes them)."""
-    return hasattr(ctx, "micro_factor") and hasattr(ctx, "dropless_tok_factor")
+    return all(hasattr(ctx, name) for name in _oprec.CONTEXT_NAMES)
 
 
 def _node_name(node: Any) -> str:
@@ -323,7 +323,7 @@ class EvalRecords:
         def value(name: str) -> Any:
             if name in overrides:
                 return overrides[name]
-            if name in ("micro_factor", "dropless_tok_factor"):
+            if name in _oprec.CONTEXT_NAMES:
                 return getattr(ctx, name)
             if name == "kv_shards":
                 return EvalAttn.kv_shards(ccfg)
