@@ -116,19 +116,7 @@ void Layer::erase(std::string_view field) {
 
 std::optional<std::string> Layer::unknown_field(std::string_view name) const {
     const LayerState& s = *state_;
-    const Program& program = s.records->program;
-    if (is_context_value(name) || s.doc.fields.contains(name)) return std::nullopt;
-    std::vector<std::string> known;
-    for (const FieldInfo& f : program.fields)
-        if (!f.context) known.push_back(f.name);
-    for (const std::string& n : program.names)
-        if (n != "kv_shards" && n != "total") known.push_back(n);
-    if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
-    for (const auto& [n, v] : s.doc.fields.fields()) known.push_back(n);
-    known.insert(known.end(), kContextValues.begin(), kContextValues.end());
-    if (name == "kv_shards") return std::string("`kv_shards` is computed, not stated");
-    const auto near = closest_name(name, known);
-    return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");
+    return oprec::unknown_field(s.records->program, s.doc.fields, name);
 }
 
 std::optional<Field> Layer::field(std::string_view name) const {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
+#include "model/field_check.h"
 #include "oprec/layer.h"
 #include "oprec/records.h"
 #include "value/text.h"
@@ -28,26 +29,20 @@ std::pair<std::string, std::string> split(const std::string& edit, const char* o
 }
 }  // namespace
 
-// The names --set may state: the schema's fields, every name the formulas
-// read, and the layer's own fields (as the REPL's `set`). Anything else would
-// be accepted and change nothing.
-std::vector<std::string> settable(const LayerDoc& layer, const Program& program) {
-    std::vector<std::string> names;
-    for (const FieldInfo& f : program.fields) names.push_back(f.name);
-    names.insert(names.end(), program.names.begin(), program.names.end());
-    for (const auto& [n, v] : layer.fields.fields()) names.push_back(n);
-    return names;
-}
-
 void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split(edit, "--set");
-        if (const std::vector<std::string> known = settable(layer, program);
-            std::find(known.begin(), known.end(), name) == known.end()) {
-            std::string msg = fmt::format("--set {}: no field `{}`", edit, name);
-            if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
-            else msg += " (a new field is declared in the records' schema, stdlib/fields.rec)";
-            throw std::invalid_argument(msg);
+        if (const auto why = unknown_field(program, layer.fields, name))
+            throw std::invalid_argument(fmt::format("--set {}: {}", edit, *why));
+        if (std::optional<Value>* context = layer.context.slot(name)) {  // micro_factor, dropless_tok_factor
+            if (text == "none" || text == "None" || text == "null") {
+                context->reset();
+                continue;
+            }
+            const std::optional<Value> v = parse_value_text(text);
+            if (!v) throw std::invalid_argument(fmt::format("--set {}: {} is a number, not `{}`", edit, name, text));
+            *context = *v;
+            continue;
         }
         try {
             layer.fields.set(name, field_from_text(text));
@@ -80,24 +75,12 @@ std::pair<std::string, std::string> split_layer_edit(const std::string& edit, co
     return {edit.substr(0, eq), edit.substr(eq + 1)};
 }
 
-// --set and --switch, in that order, each naming itself in an error.
-// A name --set may state: one the formulas read, or one the layer states
-// (as the REPL's `set`); anything else would be accepted and change nothing.
-void check_settable(const Layer& layer, const Records& records, const std::string& edit, const std::string& name) {
-    std::vector<std::string> known = records.names();
-    for (const auto& [n, v] : layer.fields()) known.push_back(n);
-    if (std::find(known.begin(), known.end(), name) != known.end()) return;
-    std::string msg = fmt::format("--set {}: no field `{}` in the layer or the records", edit, name);
-    if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
-    throw LayerError(msg);
-}
-
 }  // namespace
 
 void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits) {
     for (const std::string& edit : edits.sets) {
         auto [name, text] = split_layer_edit(edit, "--set");
-        check_settable(layer, records, edit, name);
+        if (const auto why = layer.unknown_field(name)) throw LayerError(fmt::format("--set {}: {}", edit, *why));
         Field value;
         try {
             value = parse_field(text);

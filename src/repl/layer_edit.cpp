@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
+#include "model/field_check.h"
 #include "model/field_text.h"
 #include "repl/output.h"
 #include "value/text.h"
@@ -52,16 +53,7 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_v
 }
 
 std::vector<std::string> field_names(const Program& program, const LayerDoc& layer) {
-    std::vector<std::string> names;
-    auto add = [&](const std::string& n) {
-        if (!is_context_value(n) && n != "kv_shards" && n != "total" && !contains(names, n)) names.push_back(n);
-    };
-    for (const FieldInfo& f : program.fields)
-        if (!f.context) add(f.name);
-    for (const std::string& n : program.names) add(n);
-    for (const auto& [n, v] : layer.fields.fields()) add(n);
-    std::sort(names.begin(), names.end());
-    return names;
+    return settable_fields(program, layer.fields);
 }
 
 void set_field(LayerDoc& layer, const Program& program, std::string_view name, std::string_view text) {

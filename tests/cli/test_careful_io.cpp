@@ -143,8 +143,12 @@ TEST_CASE("careful io: --jsonl answers a line before the input ends, and names b
 TEST_CASE("wrong input: --set of a field no one has is refused with a suggestion", "[cli]") {
     const auto r = run_oprec({"eval", kLayer, "--set", "tt=8"});
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "oprec eval: --set tt=8: no field `tt` in the layer or the records (did you mean `t`?)\n");
+    CHECK(r.err == "oprec eval: --set tt=8: no field `tt` in the records' schema (did you mean `t`?)\n");
     CHECK(run_oprec({"eval", kLayer, "--set", "t=8"}).exit_code == 0);
+    // A computed name is no field: --set would be taken and change nothing.
+    const auto computed = run_oprec({"eval", kLayer, "--set", "kv_shards=2"});
+    CHECK(computed.exit_code == 2);
+    CHECK(computed.err == "oprec eval: --set kv_shards=2: `kv_shards` is computed, not stated\n");
 }
 
 #include "cli/file_io.h"

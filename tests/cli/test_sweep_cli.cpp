@@ -162,7 +162,7 @@ TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cl
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--family llama3", "no such profile");
     // The edits go through the public API, as plain `oprec eval`'s do.
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--set tt=3",
-          "--set tt=3: no field `tt` in the layer or the records (did you mean `t`?)");
+          "--set tt=3: no field `tt` in the records' schema (did you mean `t`?)");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--switch softmx=0", "--switch softmx=0");
     CHECK(oprec("eval --hf " + tmp.dir.string() + "/absent.json").status == 2);
 }
