@@ -43,10 +43,22 @@ std::string read_file(const std::string& path) {
     return std::move(text).str();
 }
 
+namespace {
+// This process's folder of inputs, removed when the benchmarks end.
+struct TempDir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("oprec-bench-" + std::to_string(getpid()));
+    ~TempDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+};
+}  // namespace
+
 std::string temp_file(const std::string& name, const std::string& text) {
-    const auto dir = std::filesystem::temp_directory_path() / ("oprec-bench-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / name).string();
+    static const TempDir dir;
+    std::filesystem::create_directories(dir.path);
+    const std::string path = (dir.path / name).string();
     std::ofstream(path, std::ios::binary) << text;
     return path;
 }

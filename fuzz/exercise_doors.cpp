@@ -74,8 +74,17 @@ void exercise_layer_document(std::string_view text) {
 
 void exercise_hf_config(std::string_view text) {
     // The front end reads a config from a path: the input is written to a
-    // file of this process's own, once per input.
-    static const std::string path = (std::filesystem::temp_directory_path() / ("oprec-fuzz-hf-" + std::to_string(::getpid()) + ".json")).string();
+    // file of this process's own, once per input, removed when it ends.
+    struct Scratch {
+        std::string path = (std::filesystem::temp_directory_path() /
+                            ("oprec-fuzz-hf-" + std::to_string(::getpid()) + ".json")).string();
+        ~Scratch() {
+            std::error_code ignored;
+            std::filesystem::remove(path, ignored);
+        }
+    };
+    static const Scratch scratch;
+    const std::string& path = scratch.path;
     {
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
