@@ -7,6 +7,8 @@
 
 #include "diag/suggest.h"
 #include "model/field_check.h"
+#include "repl/layer_edit.h"
+#include "repl/output.h"
 #include "oprec/layer.h"
 #include "oprec/records.h"
 #include "value/text.h"
@@ -34,14 +36,14 @@ void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& progra
         auto [name, text] = split(edit, "--set");
         if (const auto why = unknown_field(program, layer.fields, name))
             throw std::invalid_argument(fmt::format("--set {}: {}", edit, *why));
-        if (std::optional<Value>* context = layer.context.slot(name)) {  // micro_factor, dropless_tok_factor
-            if (text == "none" || text == "None" || text == "null") {
-                context->reset();
-                continue;
+        if (is_context_value(name)) {  // micro_factor, dropless_tok_factor: the context's, as the REPL's `context` sets them
+            try {
+                repl::set_context(layer, name, text);
+            } catch (const repl::CommandError& e) {
+                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+            } catch (const EvalError& e) {
+                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
             }
-            const std::optional<Value> v = parse_value_text(text);
-            if (!v) throw std::invalid_argument(fmt::format("--set {}: {} is a number, not `{}`", edit, name, text));
-            *context = *v;
             continue;
         }
         try {

@@ -35,25 +35,39 @@ void check_field_types(const LayerConfig& fields, const Program& program, std::s
     }
 }
 
+namespace {
+// The names settable_fields() gives, in the rule's order (unsorted, repeats
+// possible): the schema's, the formulas', the layer's own.
+template <class F>
+void each_settable(const Program& program, const LayerConfig& fields, F&& f) {
+    const auto take = [&](const std::string& n) {
+        if (!is_context_value(n) && n != "kv_shards" && n != "total") f(n);
+    };
+    for (const FieldInfo& field : program.fields)
+        if (!field.context) take(field.name);
+    for (const std::string& n : program.names) take(n);
+    for (const auto& [n, v] : fields.fields()) take(n);
+}
+}  // namespace
+
 std::vector<std::string> settable_fields(const Program& program, const LayerConfig& fields) {
     std::vector<std::string> names;
-    auto add = [&](const std::string& n) {
-        if (!is_context_value(n) && n != "kv_shards" && n != "total") names.push_back(n);
-    };
-    for (const FieldInfo& f : program.fields)
-        if (!f.context) add(f.name);
-    for (const std::string& n : program.names) add(n);
-    for (const auto& [n, v] : fields.fields()) add(n);
+    each_settable(program, fields, [&](const std::string& n) { names.push_back(n); });
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
 }
 
 std::optional<std::string> unknown_field(const Program& program, const LayerConfig& fields, std::string_view name) {
-    if (is_context_value(name)) return std::nullopt;
-    std::vector<std::string> known = settable_fields(program, fields);
-    if (std::binary_search(known.begin(), known.end(), name)) return std::nullopt;
+    // The usual answers first, without a list: a binding asks before every set.
+    if (is_context_value(name) || fields.contains(name)) return std::nullopt;
     if (name == "kv_shards") return std::string("`kv_shards` is computed, not stated");
+    if (name != "total") {
+        if (const FieldInfo* f = program.find_field(name); f != nullptr && !f->context) return std::nullopt;
+        if (program.find_name(name)) return std::nullopt;
+    }
+    std::vector<std::string> known;  // in the rule's order, so a tie suggests the schema's name first
+    each_settable(program, fields, [&](const std::string& n) { known.push_back(n); });
     known.insert(known.end(), kContextValues.begin(), kContextValues.end());
     const auto near = closest_name(name, known);
     return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");

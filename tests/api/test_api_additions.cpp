@@ -80,3 +80,20 @@ TEST_CASE("an expression on its own", "[api]") {
     }
     CHECK_THROWS_AS(oprec::Expression::parse("f(1)"), oprec::RecordsError);
 }
+
+TEST_CASE("unknown_field: the one rule of the names a layer may state", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    oprec::Layer layer = records.layer(R"({"fields": {"h": 8, "total": 2}})");
+    CHECK_FALSE(layer.unknown_field("h"));             // stated
+    CHECK_FALSE(layer.unknown_field("t"));             // a formula reads it
+    CHECK_FALSE(layer.unknown_field("qkv_bias"));      // the schema's (the parameter counts read it)
+    CHECK_FALSE(layer.unknown_field("micro_factor"));  // the context's
+    CHECK_FALSE(layer.unknown_field("total"));         // stated, whatever its name
+    CHECK(layer.unknown_field("kv_shards") == std::string("`kv_shards` is computed, not stated"));
+    CHECK(layer.unknown_field("tt") == std::string("no field `tt` in the records' schema (did you mean `t`?)"));
+    // A tie goes to the schema's name first, as before the rule was one.
+    CHECK(layer.unknown_field("n_attBM") ==
+          std::string("no field `n_attBM` in the records' schema (did you mean `n_attMM`?)"));
+    const oprec::Layer plain = records.layer("{}");
+    CHECK(plain.unknown_field("total"));  // not stated: the slots' accumulator, no field
+}

@@ -149,6 +149,10 @@ TEST_CASE("wrong input: --set of a field no one has is refused with a suggestion
     const auto computed = run_oprec({"eval", kLayer, "--set", "kv_shards=2"});
     CHECK(computed.exit_code == 2);
     CHECK(computed.err == "oprec eval: --set kv_shards=2: `kv_shards` is computed, not stated\n");
+    // A context value goes to the context; a bad one names the option.
+    const auto huge = run_oprec({"repl", "--layer", kLayer, "--set", "micro_factor=99999999999999999999"});
+    CHECK(huge.exit_code == 2);
+    CHECK(huge.err == "oprec repl: --set micro_factor=99999999999999999999: an integer beyond 64 bits\n");
 }
 
 #include "cli/file_io.h"

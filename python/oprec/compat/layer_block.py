@@ -79,9 +79,15 @@ def _engine() -> _oprec.ObjectPricer:
         return pricer
 
 
+_CONTEXT_NAMES = _oprec.CONTEXT_NAMES
+
+
 def _complete(ctx: Any) -> bool:
     """Whether the context holds both values the records may read (the fast path assumes them)."""
-    return all(hasattr(ctx, name) for name in _oprec.CONTEXT_NAMES)
+    for name in _CONTEXT_NAMES:  # a loop, not all(...): this runs on every drop-in call
+        if not hasattr(ctx, name):
+            return False
+    return True
 
 
 def _node_name(node: Any) -> str:
@@ -323,7 +329,7 @@ class EvalRecords:
         def value(name: str) -> Any:
             if name in overrides:
                 return overrides[name]
-            if name in _oprec.CONTEXT_NAMES:
+            if name in _CONTEXT_NAMES:
                 return getattr(ctx, name)
             if name == "kv_shards":
                 return EvalAttn.kv_shards(ccfg)
