@@ -88,21 +88,23 @@ KeepMask LayerSettings::selective(std::uint32_t keep_bits) const {
     return keep;
 }
 
+// The reference's summing rule, as every pricing keeps it (PartSums): held
+// slots in order, each added to its part from 0.0. parts_ lists the parts
+// in order of first held slot, the order PartSums keeps them in.
 Named<Value> LayerSettings::parts(const KeepMask& keep) const {
+    PartSums sums;
+    for (const Held& h : held_)
+        sums.add(static_cast<std::uint32_t>(h.part), h.sums.price_entries(kept_entries(h, keep), names_));
     Named<Value> out;
     out.reserve(parts_.size());
-    for (const std::string& p : parts_) out.emplace_back(p, Value::real(0.0));  // parts.get(part, 0.0)
-    for (const Held& h : held_) {
-        Value& acc = out[h.part].second;
-        acc = py::add(acc, h.sums.price_entries(kept_entries(h, keep), names_));
-    }
+    for (const auto& [part, bytes] : sums.parts()) out.emplace_back(parts_[part], bytes);
     return out;
 }
 
 Value LayerSettings::total(const KeepMask& keep) const {
-    Value sum = Value::real(0.0);
-    for (const auto& [part, bytes] : parts(keep)) sum = py::add(sum, bytes);
-    return sum;
+    std::vector<Value> bytes;
+    for (const auto& [part, value] : parts(keep)) bytes.push_back(value);
+    return PartSums::layer(bytes.data(), bytes.size());
 }
 
 // The hot loop of a sweep. Tabled: a lookup per held slot and the parts
