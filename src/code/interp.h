@@ -30,10 +30,7 @@ public:
 
     // Evaluates the expression rooted at `root`; `total` answers Op::Total.
     Value run(NodeId root, Value total = Value::integer(0)) {
-        total_ = total;
-        const std::uint32_t start = code_.entry_of(root);
-        if (start == kNoEntry) return eval(root, nullptr);
-        const Value v = run_linear(start, nullptr, 0, total);
+        const Value v = run_once(root, total);
         if constexpr (kDirect)
             if (missing_) [[unlikely]] throw take_missing();
         return v;
@@ -44,10 +41,7 @@ public:
     // throw, which would unwind its large frame at some 50k instructions.
     std::variant<Value, EvalError> try_run(NodeId root, Value total = Value::integer(0)) {
         try {
-            total_ = total;
-            const std::uint32_t start = code_.entry_of(root);
-            if (start == kNoEntry) return eval(root, nullptr);
-            const Value v = run_linear(start, nullptr, 0, total);
+            const Value v = run_once(root, total);
             if constexpr (kDirect)
                 if (missing_) [[unlikely]] return take_missing();
             return v;
@@ -63,6 +57,15 @@ public:
     }
 
 private:
+    // The straight-line form where the root has one, else the tree; a name
+    // with no value leaves its error in missing_ (kDirect) for the caller.
+    Value run_once(NodeId root, Value total) {
+        total_ = total;
+        const std::uint32_t start = code_.entry_of(root);
+        if (start == kNoEntry) return eval(root, nullptr);
+        return run_linear(start, nullptr, 0, total);
+    }
+
     // An Env with its names in one array (Bindings) is read inline by the
     // straight-line code, through a pointer held in a register; a name with
     // no value (kMissing's type) stops the run with the Env's error for it.

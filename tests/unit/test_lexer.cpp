@@ -4,28 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "eval/expression.h"
 #include "exercise.h"
+#include "support/temp_dir.h"
 #include "value/format.h"
 
 using namespace oprec;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-}  // namespace
 
 TEST_CASE("lexer: the grammar's tokens for the shipped records, the library and the test inputs", "[syntax][lexer]") {
     int files = 0;
@@ -33,7 +21,7 @@ TEST_CASE("lexer: the grammar's tokens for the shipped records, the library and 
         for (const auto& entry : fs::directory_iterator(fs::path(OPREC_SOURCE_DIR) / folder)) {
             if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
             INFO(entry.path().string());
-            CHECK(lexer_disagreement(read(entry.path())) == std::nullopt);
+            CHECK(lexer_disagreement(testing::read_text(entry.path())) == std::nullopt);
             ++files;
         }
     }
