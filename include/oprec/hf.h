@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "oprec/layer.h"
 #include "oprec/records.h"
@@ -40,6 +41,15 @@ struct HfLayer {
     std::string strategy;  // "tp=4 cp=2 ring sp ..." with the model's defaults settled
     std::optional<Number> full_recompute_input;  // a fully recomputed layer keeps only this
 };
+
+// The name a strategy's cp_algo or dtype goes by ("ring" for
+// "colossalai_cp", "bf16" for "bfloat16"); nullopt for one the front end
+// does not know. What a caller checks an option with before pricing.
+std::optional<std::string> cp_algo_name(std::string_view name);
+std::optional<std::string> dtype_name(std::string_view name);
+// The strategy in one line, as a sweep names its rows: "tp=4 cp=2 ring sp
+// ep=1 etp=1 mbs=1 seq=model fa". Throws LayerError for a name it does not know.
+std::string describe(const HfStrategy& strategy);
 
 // Throws LayerError naming the key or option at fault.
 HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,

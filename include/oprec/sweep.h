@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "oprec/hf.h"
@@ -22,8 +24,20 @@ struct SweepState;
 }
 
 struct SweepSetting {
+    enum class Kind : std::uint8_t { Plain, Full, Selective };
+    Kind kind = Kind::Plain;
     std::string name;           // "plain", "full", "selective: softmax dropout"
+    std::vector<std::string> switches_off;  // selective: the switches it turns off, in the records' order
     std::size_t recomputed = 0; // ops and parts it recomputes (full: all)
+};
+
+// The model a sweep prices: its layers by kind, in stack order.
+struct SweepModel {
+    std::string config;      // the config.json as named
+    std::string model_type;  // as the config states it; empty when it states none
+    std::string family;      // the op profile priced
+    std::size_t layers = 0;
+    std::vector<std::pair<std::string, std::size_t>> kinds;  // each kind, and how many layers are of it
 };
 
 struct SweepKind {
@@ -33,7 +47,8 @@ struct SweepKind {
 };
 
 struct SweepRow {
-    std::string strategy;                // the strategy as the model settles it ("tp=4 cp=2 ring sp ...")
+    HfStrategy settled;                  // the strategy priced: the model's seq and dtype where it left them
+    std::string strategy;                // that, described ("tp=4 cp=2 ring sp ...")
     std::optional<std::string> skipped;  // why the model cannot take it (then nothing below)
     std::vector<SweepKind> kinds;
     std::vector<double> model_bytes;     // Σ layers × bytes, by setting
@@ -50,6 +65,7 @@ public:
     Sweep& operator=(Sweep&&) noexcept;
     ~Sweep();
 
+    const SweepModel& model() const;
     // Plain, full, then every selective setting from all switches kept to none.
     const std::vector<SweepSetting>& settings() const;
     // One strategy (its `recompute` and `switches` are ignored: every

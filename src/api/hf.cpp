@@ -40,6 +40,37 @@ hf::Strategy detail::internal_strategy(const HfStrategy& s) {
     return out;
 }
 
+HfStrategy detail::public_strategy(const hf::Strategy& s) {
+    HfStrategy out;
+    out.tp = s.tp;
+    out.cp = s.cp;
+    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
+    out.sp = s.sp;
+    out.ep = s.ep;
+    out.etp = s.etp;
+    out.mbs = s.mbs;
+    out.seq = s.seq;
+    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
+    out.flash_attention = s.flash_attention;
+    out.param_casts = s.param_casts;
+    out.recompute = std::string(hf::recompute_name(s.recompute));
+    for (const auto& [name, keep] : s.switches) out.switches.emplace_back(name, keep.truthy());
+    out.micro_factor = detail::to_number(s.micro_factor);
+    return out;
+}
+
+std::optional<std::string> cp_algo_name(std::string_view name) {
+    const auto algo = hf::parse_cp_option(name);
+    return algo ? std::optional(std::string(hf::cp_option_name(*algo))) : std::nullopt;
+}
+
+std::optional<std::string> dtype_name(std::string_view name) {
+    const auto dtype = hf::parse_dtype(name);
+    return dtype ? std::optional(std::string(hf::dtype_name(*dtype))) : std::nullopt;
+}
+
+std::string describe(const HfStrategy& strategy) { return hf::describe(detail::internal_strategy(strategy)); }
+
 HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,
                  const HfModelChoice& choice) {
     const auto& state = detail::Access::state(records);

@@ -19,11 +19,21 @@ struct SweepState {
     std::shared_ptr<const RecordsState> records;
     hf::HfModel model;
     hf::Sweep sweep;
+    SweepModel about;
     std::vector<SweepSetting> settings;
 
     SweepState(std::shared_ptr<const RecordsState> r, hf::HfModel m)
         : records(std::move(r)), model(std::move(m)), sweep(*records->evaluator, model) {
-        for (const hf::Setting& s : sweep.settings()) settings.push_back({sweep.setting_name(s), sweep.recomputed_count(s)});
+        about = {model.config().source(), model.config().model_type(), model.family().name, model.stack().size(),
+                 sweep.kinds()};
+        for (const hf::Setting& s : sweep.settings()) {
+            const auto kind = s.kind == hf::Setting::Kind::Plain  ? SweepSetting::Kind::Plain
+                              : s.kind == hf::Setting::Kind::Full ? SweepSetting::Kind::Full
+                                                                  : SweepSetting::Kind::Selective;
+            std::vector<std::string> off;
+            if (kind == SweepSetting::Kind::Selective) off = sweep.recomputed(s);
+            settings.push_back({kind, sweep.setting_name(s), std::move(off), sweep.recomputed_count(s)});
+        }
     }
 };
 }  // namespace detail
@@ -45,6 +55,7 @@ Sweep::Sweep(Sweep&&) noexcept = default;
 Sweep& Sweep::operator=(Sweep&&) noexcept = default;
 Sweep::~Sweep() = default;
 
+const SweepModel& Sweep::model() const { return state_->about; }
 const std::vector<SweepSetting>& Sweep::settings() const { return state_->settings; }
 
 SweepRow Sweep::price(const HfStrategy& strategy) const {
@@ -56,6 +67,9 @@ SweepRow Sweep::price(const HfStrategy& strategy) const {
         throw detail::pricing_error(e, state_->records->program.sources);
     }
     SweepRow row;
+    row.settled = detail::public_strategy(result.strategy);
+    row.settled.recompute = strategy.recompute;  // the sweep prices every setting: what was asked stays
+    row.settled.switches = strategy.switches;
     row.strategy = hf::describe(result.strategy);
     row.skipped = result.skipped;
     for (const hf::KindBytes& k : result.kinds) {

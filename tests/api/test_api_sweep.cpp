@@ -84,3 +84,55 @@ TEST_CASE("API sweep: records without profiles, a missing config", "[api][sweep]
     CHECK_THROWS_AS(Sweep(Records::shipped(), kMoe), LayerError);
     CHECK_THROWS_AS(Sweep(with_profiles(), "no/such/config.json"), LayerError);
 }
+
+TEST_CASE("API sweep: the model, each setting's switches, the strategy settled", "[api][sweep]") {
+    const Records records = with_profiles();
+    const Sweep sweep(records, kMoe);
+    const SweepModel& model = sweep.model();
+    CHECK(model.config == kMoe);
+    CHECK(model.model_type == "mixtral");
+    CHECK_FALSE(model.family.empty());
+    std::size_t layers = 0;
+    for (const auto& [kind, n] : model.kinds) layers += n;
+    CHECK(layers == model.layers);
+    CHECK(model.layers == 32);
+
+    const auto& settings = sweep.settings();
+    CHECK(settings[0].kind == SweepSetting::Kind::Plain);
+    CHECK(settings[1].kind == SweepSetting::Kind::Full);
+    CHECK(settings[1].switches_off.empty());
+    CHECK(settings[2].switches_off.empty());  // every switch kept
+    CHECK(settings.back().switches_off == records.switches());  // none kept
+    for (std::size_t i = 2; i < settings.size(); ++i) CHECK(settings[i].kind == SweepSetting::Kind::Selective);
+
+    HfStrategy strategy;
+    strategy.tp = 2;
+    strategy.cp_algo = "colossalai_cp";
+    const SweepRow row = sweep.price(strategy);
+    CHECK(row.settled.tp == 2);
+    CHECK(row.settled.cp_algo == "ring");
+    REQUIRE(row.settled.seq);  // the model's max_position_embeddings
+    REQUIRE(row.settled.dtype);
+    CHECK(*row.settled.dtype == "bf16");
+    CHECK(row.strategy == describe(row.settled));
+}
+
+TEST_CASE("the names of a strategy's options, and the strategy described", "[api][hf]") {
+    CHECK(cp_algo_name("colossalai") == std::optional<std::string>("ring"));
+    CHECK(cp_algo_name("ulysses_cp") == std::optional<std::string>("ulysses"));
+    CHECK(cp_algo_name("hybird_cp") == std::optional<std::string>("hybrid"));
+    CHECK_FALSE(cp_algo_name("Ring"));
+    CHECK(dtype_name("bfloat16") == std::optional<std::string>("bf16"));
+    CHECK(dtype_name("half") == std::optional<std::string>("fp16"));
+    CHECK_FALSE(dtype_name("int8"));
+    HfStrategy s;
+    s.tp = 4;
+    s.cp = 2;
+    CHECK(describe(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fa");
+    s.micro_factor = Number::real(1.5);
+    s.param_casts = true;
+    s.dtype = "float32";
+    CHECK(describe(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fp32 fa casts micro=1.5");
+    s.cp_algo = "spiral";
+    CHECK_THROWS_AS(describe(s), LayerError);
+}
