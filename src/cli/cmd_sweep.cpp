@@ -15,11 +15,9 @@
 #include "cli/progress.h"
 #include "cli/sweep_fit.h"
 #include "cli/strategy_options.h"
+#include "cli/sweep_output.h"
 #include "cli/sweep_table.h"
-#include "diag/diagnostic.h"
-#include "hf/load.h"
-#include "hf/sweep_report.h"
-#include "model/report.h"
+#include "oprec/sweep.h"
 #include "value/byte_size.h"
 
 namespace oprec::cli {
@@ -64,10 +62,8 @@ int run(const SweepArgs& args) {
         fit.budget = *budget;
         return run_fit_sweep(fit);
     }
-    const std::optional<Program> loaded = load_hf_records(args.records, args.strategy, "sweep");
-    if (!loaded) return kCannotRun;
-    const Program& program = *loaded;
-    const RecordsEvaluator records(program);
+    const std::optional<Records> records = load_hf_records(args.records, args.strategy, "sweep");
+    if (!records) return kCannotRun;
 
     std::optional<double> budget;
     if (!args.activation_budget.empty()) {
@@ -78,8 +74,8 @@ int run(const SweepArgs& args) {
             return kCannotRun;
         }
     }
-    std::optional<hf::HfModel> model;
-    hf::Grid grid;
+    std::optional<Sweep> sweep;
+    StrategyGrid grid;
     try {
         grid = parse_grid(args.strategy);
         if (grid.size() > kMaxStrategies)
@@ -88,36 +84,35 @@ int run(const SweepArgs& args) {
                                                                             : std::to_string(grid.size()),
                                                     kMaxStrategies));
         const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
-        model.emplace(program, hf::HfConfig::read(args.config), family);
-    } catch (const std::exception& e) {  // HfError, or a bad option value
+        sweep.emplace(*records, args.config, family);
+    } catch (const std::exception& e) {  // LayerError, or a bad option value
         std::cerr << "oprec sweep: " << e.what() << '\n';
         return kCannotRun;
     }
-    const hf::Sweep sweep(records, *model);
-    const std::vector<hf::Strategy> strategies = grid.strategies();
+    const std::vector<HfStrategy> strategies = grid.strategies();
 
     const InterruptGuard interrupt;
     Progress progress(strategies.size(), !args.no_progress && (args.progress || isatty(2) != 0));
     const auto start = std::chrono::steady_clock::now();
-    std::vector<hf::StrategyFront> fronts;
+    std::vector<StrategyFront> fronts;
     std::size_t priced = 0;
     int status = kOk;
-    if (args.format == "csv") std::cout << hf::csv_header(sweep);
-    if (args.format == "json") std::cout << hf::json_open(sweep, strategies.size());
-    for (const hf::Strategy& s : strategies) {
+    if (args.format == "csv") std::cout << csv_header(*sweep);
+    if (args.format == "json") std::cout << json_open(*sweep, strategies.size());
+    for (const HfStrategy& s : strategies) {
         if (interrupt.interrupted()) break;
-        hf::StrategyResult result;
+        SweepRow row;
         try {
-            result = sweep.price(s);
-        } catch (const EvalError& e) {
+            row = sweep->price(s);
+        } catch (const PricingError& e) {
             progress.clear();
-            std::cerr << fmt::format("oprec sweep: {}: {}\n", hf::describe(s), describe_error(e, &program.sources));
+            std::cerr << fmt::format("oprec sweep: {}: {}\n", describe(s), e.what());
             status = kProblems;
             break;
         }
-        if (args.format == "csv") std::cout << hf::csv_rows(sweep, result);
-        else if (args.format == "json") std::cout << hf::json_strategy(sweep, result, priced == 0);
-        else fronts.push_back(hf::front_of(sweep, result));
+        if (args.format == "csv") std::cout << csv_rows(*sweep, row);
+        else if (args.format == "json") std::cout << json_strategy(row, priced == 0);
+        else fronts.push_back(front_of(row));
         ++priced;
         progress.update(priced);
     }
@@ -125,10 +120,10 @@ int run(const SweepArgs& args) {
     const bool interrupted = priced < strategies.size() && interrupt.interrupted();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (args.format == "json") {
-        std::cout << hf::json_close(priced, interrupted);
+        std::cout << json_close(priced, interrupted);
     } else if (args.format == "table") {
-        const SweepTableInfo info{args.config, strategies.size(), interrupted, seconds, budget};
-        std::cout << sweep_table(sweep, grid, fronts, info);
+        const SweepTableInfo info{args.config, strategies.size(), interrupted, seconds, budget, records->switches().size()};
+        std::cout << sweep_table(*sweep, grid, fronts, info);
     }
     std::cout << std::flush;
     if (interrupted) {

@@ -9,7 +9,6 @@
 #include "cli/layer_table.h"
 #include "cli/numbers.h"
 #include "cli/paths.h"
-#include "hf/strategy.h"
 #include "oprec/oprec.h"
 #include "value/json_writer.h"
 #include "value/text.h"
@@ -29,10 +28,10 @@ ordered_json field_json(const Layer& layer, std::string_view name) {
     return n != nullptr ? number_json(*n) : ordered_json();
 }
 
-ordered_json strategy_json(const hf::Strategy& s, const Layer& layer) {
+ordered_json strategy_json(const HfStrategy& s, const Layer& layer) {
     return {{"tp", s.tp},
             {"cp", s.cp},
-            {"cp_algo", std::string(hf::cp_option_name(s.cp_algo))},
+            {"cp_algo", s.cp_algo},
             {"sp", s.sp},
             {"ep", s.ep},
             {"etp", s.etp},
@@ -41,19 +40,8 @@ ordered_json strategy_json(const hf::Strategy& s, const Layer& layer) {
             {"bytes_compute", field_json(layer, "bytes_compute")},
             {"flash_attention", s.flash_attention},
             {"param_casts", s.param_casts},
-            {"recompute", std::string(hf::recompute_name(s.recompute))},
-            {"micro_factor", to_json(s.micro_factor)}};
-}
-
-// The options' one strategy as the public API states it (oprec/hf.h),
-// the recompute setting and the casts with it.
-HfStrategy layer_strategy(const hf::Strategy& s) {
-    HfStrategy out = public_strategy(s);
-    out.param_casts = s.param_casts;
-    out.recompute = std::string(hf::recompute_name(s.recompute));
-    for (const auto& [name, keep] : s.switches) out.switches.emplace_back(name, keep.truthy());
-    out.micro_factor = number_of(s.micro_factor);
-    return out;
+            {"recompute", s.recompute},
+            {"micro_factor", number_json(s.micro_factor)}};
 }
 
 }  // namespace
@@ -69,32 +57,21 @@ void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& o) {
 }
 
 int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
-    std::optional<Records> records;
-    try {
-        RecordsOptions options = records_options();
-        options.profiles = o.strategy.profiles;
-        records = Records::load(resolve_records(common.records), options);
-    } catch (const RecordsError& e) {
-        std::cerr << render_problems(e, isatty(2) != 0);
-        return kCannotRun;
-    }
-    if (records->ops().empty()) {  // --records named a file of op profiles: it prices nothing
-        std::cerr << "oprec eval: " << records->source() << " states no op records\n";
-        return kCannotRun;
-    }
+    const std::optional<Records> records = load_hf_records(common.records, o.strategy, "eval");
+    if (!records) return kCannotRun;
     try {
         if (o.layer >= 0 && !o.kind.empty()) throw LayerError("--layer and --kind both choose the layer: give one");
-        const hf::Grid grid = parse_grid(o.strategy);
+        const StrategyGrid grid = parse_grid(o.strategy);
         if (grid.size() != 1)
             throw LayerError(fmt::format("eval prices one strategy, and these options give {}: use `oprec sweep` for a grid",
                                          grid.size()));
-        hf::Strategy strategy = grid.strategies().front();
-        strategy.recompute = *hf::parse_recompute(o.recompute);
+        HfStrategy strategy = grid.strategies().front();
+        strategy.recompute = o.recompute;  // none, selective or full: checked by the option
         HfModelChoice choice;
         if (!o.strategy.family.empty()) choice.family = o.strategy.family;
         if (o.layer >= 0) choice.layer = o.layer;
         if (!o.kind.empty()) choice.kind = o.kind;
-        HfLayer derived = hf_layer(*records, o.config, layer_strategy(strategy), choice);
+        HfLayer derived = hf_layer(*records, o.config, strategy, choice);
         Layer& layer = derived.layer;
         apply_edits(layer, *records, common.edits);
         if (o.show_layer) {

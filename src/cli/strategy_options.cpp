@@ -8,11 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands.h"
 #include "cli/paths.h"
-#include "diag/diagnostic.h"
-#include "hf/load.h"
-#include "value/text.h"
-#include "value/value.h"
 
 namespace oprec::cli {
 
@@ -75,13 +72,13 @@ void add_strategy_options(CLI::App& cmd, StrategyOptions& o, bool lists) {
     cmd.add_option("--profiles", o.profiles, "The op profiles (default: the standard library's profiles.rec)");
 }
 
-hf::Grid parse_grid(const StrategyOptions& o) {
-    hf::Grid g;
+StrategyGrid parse_grid(const StrategyOptions& o) {
+    StrategyGrid g;
     auto ints = [](const char* option) { return [option](const std::string& t) { return whole(t, option); }; };
     g.tp = values<std::int64_t>(o.tp, "tp", g.tp, ints("tp"));
     g.cp = values<std::int64_t>(o.cp, "cp", g.cp, ints("cp"));
-    g.cp_algo = values<CpAlgo>(o.cp_algo, "cp-algo", g.cp_algo, [](const std::string& t) {
-        auto a = hf::parse_cp_option(t);
+    g.cp_algo = values<std::string>(o.cp_algo, "cp-algo", g.cp_algo, [](const std::string& t) {
+        auto a = cp_algo_name(t);
         if (!a) throw std::invalid_argument(fmt::format("--cp-algo {}: expected ring, ulysses or hybrid", t));
         return *a;
     });
@@ -91,54 +88,42 @@ hf::Grid parse_grid(const StrategyOptions& o) {
     g.mbs = values<std::int64_t>(o.mbs, "mbs", g.mbs, ints("mbs"));
     g.seq = values<std::optional<std::int64_t>>(o.seq, "seq", g.seq,
                                                 [](const std::string& t) { return std::optional(whole(t, "seq")); });
-    g.dtype = values<std::optional<hf::Dtype>>(o.dtype, "dtype", g.dtype, [](const std::string& t) {
-        auto d = hf::parse_dtype(t);
+    g.dtype = values<std::optional<std::string>>(o.dtype, "dtype", g.dtype, [](const std::string& t) {
+        auto d = dtype_name(t);
         if (!d) throw std::invalid_argument(fmt::format("--dtype {}: expected bf16, fp16 or fp32", t));
         return std::optional(*d);
     });
     g.flash_attention = both_ways(o.flash_attention, o.no_flash_attention, true);
     g.param_casts = both_ways(o.param_casts, o.no_param_casts, false);
-    g.micro_factor = values<Value>(o.micro_factor, "micro-factor", g.micro_factor, [](const std::string& t) {
-        std::optional<Value> v;
+    g.micro_factor = values<Number>(o.micro_factor, "micro-factor", g.micro_factor, [](const std::string& t) {
+        std::optional<Number> v;
         try {
-            v = parse_value_text(t);
-        } catch (const EvalError&) {  // an integer beyond 64 bits: a bad option, as any other
+            if (const Field f = parse_field(t); const Number* n = std::get_if<Number>(&f)) v = *n;
+        } catch (const LayerError&) {  // an integer beyond 64 bits: a bad option, as any other
         }
-        if (!v || v->is_bool() || !(v->as_double() > 0))
+        if (!v || v->kind == Number::Kind::Bool || !(v->to_double() > 0))
             throw std::invalid_argument(fmt::format("--micro-factor {}: expected a number above 0", t));
         return *v;
     });
     return g;
 }
 
-HfStrategy public_strategy(const hf::Strategy& s) {
-    HfStrategy out;
-    out.tp = s.tp;
-    out.cp = s.cp;
-    out.cp_algo = std::string(hf::cp_option_name(s.cp_algo));
-    out.sp = s.sp;
-    out.ep = s.ep;
-    out.etp = s.etp;
-    out.mbs = s.mbs;
-    out.seq = s.seq;
-    if (s.dtype) out.dtype = std::string(hf::dtype_name(*s.dtype));
-    out.flash_attention = s.flash_attention;
-    return out;
-}
-
-std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
+std::optional<Records> load_hf_records(const std::string& records, const StrategyOptions& options,
                                        std::string_view command) {
-    const std::filesystem::path path = resolve_records(records);
-    LoadResult loaded = hf::load_with_profiles(path, options.profiles, load_options());
-    if (!loaded.program) {
-        std::cerr << render_all(loaded.diagnostics, loaded.sources, isatty(2) != 0);
+    std::optional<Records> loaded;
+    try {
+        RecordsOptions with = records_options();
+        with.profiles = options.profiles;
+        loaded = Records::load(resolve_records(records), with);
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
         return std::nullopt;
     }
-    if (loaded.program->records.empty()) {  // --records named a file of op profiles: it prices nothing
-        std::cerr << "oprec " << command << ": " << path.string() << " states no op records\n";
+    if (loaded->ops().empty()) {  // --records named a file of op profiles: it prices nothing
+        std::cerr << "oprec " << command << ": " << loaded->source() << " states no op records\n";
         return std::nullopt;
     }
-    return std::move(loaded.program);
+    return loaded;
 }
 
 }  // namespace oprec::cli

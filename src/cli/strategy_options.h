@@ -12,9 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "check/program.h"
-#include "hf/sweep.h"
-#include "oprec/hf.h"
+#include "cli/strategy_grid.h"
+#include "oprec/records.h"
 
 namespace oprec::cli {
 
@@ -31,16 +30,12 @@ void add_strategy_options(CLI::App& cmd, StrategyOptions& options, bool lists);
 
 // The grid the options state; throws std::invalid_argument naming the option.
 // A flag given both ways (--sp --no-sp) takes both values.
-hf::Grid parse_grid(const StrategyOptions& options);
-
-// A strategy's parallel layout, sequence, dtype and flash attention as
-// the public API states them (oprec/hf.h); the rest left at its defaults.
-HfStrategy public_strategy(const hf::Strategy& s);
+StrategyGrid parse_grid(const StrategyOptions& options);
 
 // The records (`records`, else the shipped ones) with the options' op
 // profiles, as the --hf commands price with them. nullopt when they do not
 // load or state no op records, the reason printed after `command`'s name.
-std::optional<Program> load_hf_records(const std::string& records, const StrategyOptions& options,
+std::optional<Records> load_hf_records(const std::string& records, const StrategyOptions& options,
                                        std::string_view command);
 
 }  // namespace oprec::cli

@@ -14,7 +14,6 @@
 #include "cli/file_io.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
-#include "hf/strategy.h"
 #include "oprec/fit.h"
 #include "serve/plot.h"
 #include "value/json_writer.h"
@@ -24,6 +23,15 @@ namespace oprec::cli {
 namespace {
 
 constexpr const char* kRecompute[] = {"none", "selective", "full"};
+
+// A grid strategy's parallel layout, sequence, dtype and flash attention:
+// the whole rank's model decides the micro-batches in flight, and the
+// casts are left at their default, as `oprec fit` leaves them.
+HfStrategy layout_of(HfStrategy s) {
+    s.param_casts = false;
+    s.micro_factor = Number::integer(1);
+    return s;
+}
 
 std::int64_t whole(const std::string& text, const char* option, std::int64_t least) {
     std::int64_t v = 0;
@@ -126,7 +134,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
         return kCannotRun;
     }
     std::optional<FitModel> model;
-    std::vector<hf::Strategy> layers;
+    std::vector<HfStrategy> layers;
     std::vector<std::int64_t> pps, vpps, zeros;
     std::vector<std::string> schedules = args.schedule.empty() ? std::vector<std::string>{""} : args.schedule;
     std::int64_t gpus = 0;
@@ -152,7 +160,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<Fitted> fits;
     std::size_t tried = 0, skipped = 0, too_big = 0;
-    for (const hf::Strategy& layer : layers)
+    for (const HfStrategy& layer : layers)
         for (std::int64_t pp : pps)
             for (std::int64_t vpp : vpps)
                 for (std::int64_t zero : zeros)
@@ -160,7 +168,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
                         if (interrupt.interrupted()) goto done;
                         progress.update(++tried);
                         Fitted f;
-                        f.strategy.layer = public_strategy(layer);
+                        f.strategy.layer = layout_of(layer);
                         f.strategy.gpus = gpus;
                         f.strategy.pp = pp;
                         f.strategy.vpp = vpp;

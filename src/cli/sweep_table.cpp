@@ -8,33 +8,26 @@
 
 namespace oprec::cli {
 
-using hf::FrontPoint;
-using hf::Grid;
-using hf::HfModel;
-using hf::Setting;
-using hf::StrategyFront;
-using hf::Sweep;
-using hf::option_value;
-using hf::strategy_options;
-
 namespace {
 
 // The table's unit: "139.70 GiB".
 std::string human(double bytes) { return human_bytes(bytes); }
 
 std::string recomputed_text(const Sweep& sweep, std::size_t setting) {
-    const Setting& s = sweep.settings()[setting];
-    if (s.kind == Setting::Kind::Plain) return "none";
-    if (s.kind == Setting::Kind::Full) return "full";
+    const SweepSetting& s = sweep.settings()[setting];
+    if (s.kind == SweepSetting::Kind::Plain) return "none";
+    if (s.kind == SweepSetting::Kind::Full) return "full";
     std::string names;
-    for (const std::string& sw : sweep.recomputed(s)) names += (names.empty() ? "" : " ") + sw;
+    for (const std::string& sw : s.switches_off) names += (names.empty() ? "" : " ") + sw;
     return names.empty() ? "none (selective)" : names;
 }
+
+std::size_t recomputed_count(const Sweep& sweep, std::size_t setting) { return sweep.settings()[setting].recomputed; }
 
 std::string describe_layers(const Sweep& sweep) {
     std::size_t total = 0;
     std::string kinds;
-    for (const auto& [kind, n] : sweep.kinds()) {
+    for (const auto& [kind, n] : sweep.model().kinds) {
         total += n;
         kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
     }
@@ -43,25 +36,25 @@ std::string describe_layers(const Sweep& sweep) {
 
 }  // namespace
 
-std::string sweep_table(const Sweep& sweep, const Grid& grid, const std::vector<StrategyFront>& fronts,
+std::string sweep_table(const Sweep& sweep, const StrategyGrid& grid, const std::vector<StrategyFront>& fronts,
                         const SweepTableInfo& info) {
-    const HfModel& m = sweep.model();
-    const std::size_t switches = sweep.program().switches.size();
+    const SweepModel& m = sweep.model();
+    const std::size_t switches = info.switches;
     std::string out = fmt::format("{}: {} (profile {}), {}\n", info.source,
-                                  m.config().model_type().empty() ? "no model_type" : m.config().model_type(),
-                                  m.family().name, describe_layers(sweep));
+                                  m.model_type.empty() ? "no model_type" : m.model_type, m.family,
+                                  describe_layers(sweep));
     out += fmt::format("{}{} strategies x {} recompute settings (plain, full and the 2^{} switch settings) priced in {:.2f} s\n",
                        info.interrupted ? fmt::format("interrupted: {} of ", fronts.size()) : "",
                        info.interrupted ? info.planned : fronts.size(), sweep.settings().size(), switches, info.seconds);
     const std::vector<std::string> varying = grid.varying();
     if (!fronts.empty()) {
         std::string fixed;
-        for (const std::string& option : strategy_options())
+        for (const std::string& option : strategy_option_names())
             if (std::find(varying.begin(), varying.end(), option) == varying.end())
                 fixed += fmt::format("{}{} {}", fixed.empty() ? "" : ", ", option, option_value(fronts.front().strategy, option));
         out += "fixed: " + fixed + "\n";
     }
-    std::size_t layers = m.stack().size();
+    std::size_t layers = m.layers;
     out += fmt::format("\nPareto front of each strategy: the least memory for each count of ops recomputed;\n"
                        "bytes of one layer of each kind, and of all {} layers{}\n",
                        layers, info.budget ? fmt::format(", against the budget of {}", human(*info.budget)) : "");
@@ -69,7 +62,7 @@ std::string sweep_table(const Sweep& sweep, const Grid& grid, const std::vector<
     // Columns: the varying options, what is recomputed, each kind, all layers.
     std::vector<std::string> heads = varying;
     heads.push_back("recomputed");
-    for (const auto& [kind, n] : sweep.kinds()) heads.push_back(kind + "/layer");
+    for (const auto& [kind, n] : m.kinds) heads.push_back(kind + "/layer");
     heads.push_back("all layers");
     std::vector<std::vector<std::string>> rows;
     std::vector<bool> group_start;
@@ -93,9 +86,9 @@ std::string sweep_table(const Sweep& sweep, const Grid& grid, const std::vector<
                 if (info.budget && p.model_bytes > *info.budget) continue;
                 if (!any && info.budget) {
                     ++fitting_strategies;
-                    const std::size_t n = sweep.recomputed_count(sweep.settings()[p.setting]);
-                    if (best_point == nullptr || n < sweep.recomputed_count(sweep.settings()[best_point->setting]) ||
-                        (n == sweep.recomputed_count(sweep.settings()[best_point->setting]) &&
+                    const std::size_t n = recomputed_count(sweep, p.setting);
+                    if (best_point == nullptr || n < recomputed_count(sweep, best_point->setting) ||
+                        (n == recomputed_count(sweep, best_point->setting) &&
                          p.model_bytes < best_point->model_bytes)) {
                         best = &f;
                         best_point = &p;
@@ -103,7 +96,7 @@ std::string sweep_table(const Sweep& sweep, const Grid& grid, const std::vector<
                 }
                 any = true;
                 std::vector<std::string> cells{recomputed_text(sweep, p.setting)};
-                for (Value v : p.kind_bytes) cells.push_back(human(v.as_double()));
+                for (const Number& v : p.kind_bytes) cells.push_back(human(v.to_double()));
                 cells.push_back(human(p.model_bytes));
                 row(std::move(cells));
             }

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "hf/sweep_report.h"
+#include "cli/strategy_grid.h"
+#include "cli/sweep_output.h"
 
 namespace oprec::cli {
 
@@ -17,9 +18,10 @@ struct SweepTableInfo {
     bool interrupted = false;
     double seconds = 0;
     std::optional<double> budget;  // bytes, for all layers
+    std::size_t switches = 0;      // the records' recompute switches
 };
 
-std::string sweep_table(const hf::Sweep& sweep, const hf::Grid& grid, const std::vector<hf::StrategyFront>& fronts,
+std::string sweep_table(const Sweep& sweep, const StrategyGrid& grid, const std::vector<StrategyFront>& fronts,
                         const SweepTableInfo& info);
 
 }  // namespace oprec::cli

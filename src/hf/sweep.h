@@ -17,33 +17,6 @@
 
 namespace oprec::hf {
 
-// Each strategy option's values; the grid is their product.
-struct Grid {
-    std::vector<std::int64_t> tp{1};
-    std::vector<std::int64_t> cp{1};
-    std::vector<CpAlgo> cp_algo{CpAlgo::ColossalAI};
-    std::vector<bool> sp{true};
-    std::vector<std::int64_t> ep{1};
-    std::vector<std::int64_t> etp{1};
-    std::vector<std::int64_t> mbs{1};
-    std::vector<std::optional<std::int64_t>> seq{std::nullopt};
-    std::vector<std::optional<Dtype>> dtype{std::nullopt};
-    std::vector<bool> flash_attention{true};
-    std::vector<bool> param_casts{false};
-    std::vector<Value> micro_factor{Value::integer(1)};
-
-    std::size_t size() const;
-    // Every strategy, the first option (tp) varying slowest.
-    std::vector<Strategy> strategies() const;
-    // The options that take more than one value ("tp", "cp-algo", ...), in option order.
-    std::vector<std::string> varying() const;
-};
-
-// The strategy options, in the grid's order: "tp", "cp", "cp-algo", ..., "micro-factor".
-const std::vector<std::string>& strategy_options();
-// The option's value in a strategy, as the grid's option names it ("4", "ring", "on").
-std::string option_value(const Strategy& s, const std::string& option);
-
 // One recompute setting of a layer.
 struct Setting {
     enum class Kind : std::uint8_t { Plain, Full, Selective };

@@ -290,25 +290,6 @@ TEST_CASE("the Pareto front: fewer bytes for each op more recomputed", "[sweep]"
                 CHECK_FALSE(r.model_bytes[i] < r.model_bytes[f]);
 }
 
-TEST_CASE("the grid: the product of the options' values", "[sweep]") {
-    hf::Grid g;
-    CHECK(g.size() == 1);
-    CHECK(g.varying().empty());
-    g.tp = {1, 2, 4, 8};
-    g.cp = {1, 2};
-    g.cp_algo = {CpAlgo::ColossalAI, CpAlgo::Ulysses};
-    g.seq = {4096, 32768};
-    CHECK(g.size() == 32);
-    const auto all = g.strategies();
-    REQUIRE(all.size() == 32);
-    CHECK(all.front().tp == 1);
-    CHECK(all.back().tp == 8);
-    CHECK(all.back().seq == std::optional<std::int64_t>(32768));
-    CHECK(all[1].seq == std::optional<std::int64_t>(32768));  // the last option varies fastest
-    CHECK(g.varying() == std::vector<std::string>{"tp", "cp", "cp-algo", "seq"});
-    CHECK(hf::option_value(all.back(), "cp-algo") == "ulysses");
-}
-
 TEST_CASE("a strategy the model cannot take is skipped with the reason", "[sweep]") {
     const RecordsEvaluator records(with_profiles());
     const hf::HfModel model(with_profiles(), hf::HfConfig::read(OPREC_TEST_DATA "/../examples/hf/llama-2-7b.json"));
