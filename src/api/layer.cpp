@@ -273,11 +273,12 @@ std::vector<Setting> Layer::settings() const {
         std::vector<Setting> out;
         const std::uint32_t n = 1u << table.switch_count();
         out.reserve(n);
+        std::vector<Value> parts;  // by table.part_names(): the tables' fast path, no mask built
         for (std::uint32_t bits = 0; bits < n; ++bits) {
-            const KeepMask keep = table.selective(bits);
-            Setting setting{bits, {}, {}};
-            for (const auto& [part, bytes] : table.parts(keep)) setting.parts.emplace_back(part, to_number(bytes));
-            setting.total = to_number(table.total(keep));
+            table.selective_parts(bits, parts);
+            Setting setting{bits, {}, to_number(table.selective_total(bits))};
+            setting.parts.reserve(parts.size());
+            for (std::size_t k = 0; k < parts.size(); ++k) setting.parts.emplace_back(table.part_names()[k], to_number(parts[k]));
             out.push_back(std::move(setting));
         }
         return out;
