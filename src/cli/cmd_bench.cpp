@@ -1,29 +1,24 @@
 // oprec bench: how fast the records price a layer on this machine, as
-// `zstd -b` or `openssl speed` measure theirs: the layer's parts (every
-// `when`, every held slot, by part), each held slot alone, and all 2^n
-// switch settings, each in a loop, with the same formulas hand-written in
-// C++ beside where the library has them (bench/native_baseline.h).
+// `zstd -b` or `openssl speed` measure theirs, through the calls an
+// embedder makes (oprec/layer.h): the layer's parts (every `when`, every
+// held slot, by part), each held slot alone, and all 2^n switch settings.
+// The same formulas hand-written in C++ are the developers' yardstick, in
+// bench/ (scripts/bench), not here.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "diag/read_file.h"
-#include "check/loader.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
-#include "diag/diagnostic.h"
-#include "model/layer_settings.h"
-#include "native_baseline.h"
-#include "model/evaluator.h"
+#include "diag/read_file.h"
+#include "oprec/oprec.h"
 #include "value/json_writer.h"
 
 namespace oprec::cli {
@@ -60,127 +55,85 @@ double ns_per_call(const std::function<void()>& f, double seconds) {
     return best;
 }
 
-struct Measured {
-    double records_ns = 0;
-    std::optional<double> native_ns;  // where the baseline has the formulas and gives the same bits
-};
-
 std::string ns_text(double ns) { return ns < 10 ? fmt::format("{:.2f} ns", ns) : fmt::format("{:.0f} ns", ns); }
 
-std::string row(const std::string& what, const Measured& m) {
-    std::string native = m.native_ns ? ns_text(*m.native_ns) : "-";
-    std::string ratio = m.native_ns ? fmt::format("{:.2f}x", m.records_ns / *m.native_ns) : "";
-    return fmt::format("  {:<28} {:>12} {:>14} {:>8}\n", what, ns_text(m.records_ns), native, ratio);
+std::string row(const std::string& what, const std::string& figure, const std::string& note = "") {
+    return fmt::format("  {:<28} {:>12}  {}\n", what, figure, note);
 }
 
 std::string read_layer_text(const std::string& path) {
     std::string why;
     std::optional<std::string> text = read_text(path, why, kMaxDocumentBytes);
-    if (!text) throw std::runtime_error(fmt::format("cannot read `{}`: {}", path, why));
+    if (!text) throw LayerError(fmt::format("cannot read `{}`: {}", path, why));
     return std::move(*text);
 }
 
 int run(const BenchArgs& args) {
-    std::optional<Program> program;
+    std::optional<Records> records;
     try {
-        program = load_records_file(resolve_records(args.records), load_options());
-    } catch (const LoadError& e) {
-        std::cerr << render_all(e.diagnostics(), e.sources(), isatty(2) != 0);
+        records = Records::load(resolve_records(args.records), records_options());
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, isatty(2) != 0);
         return kCannotRun;
     }
     std::string path = args.layer_path;
     if (path.empty()) path = (data_dir() / "examples" / "llama2-7b.json").string();
-    LayerDoc layer;
+    std::optional<Layer> bound;
     try {
-        layer = parse_layer_doc_text(read_layer_text(path), path == "-" ? "<stdin>" : path);
-        apply_edits(layer, args.edits, *program);
-    } catch (const std::exception& e) {
+        bound = records->layer(read_layer_text(path), path == "-" ? "<stdin>" : path);
+        apply_edits(*bound, *records, args.edits);
+    } catch (const LayerError& e) {
         std::cerr << "oprec bench: " << e.what() << '\n';
         return kCannotRun;
     }
-
-    const RecordsEvaluator records(*program);
-    const PreparedLayer prepared(records, layer);
-    const auto native = NativeBaseline::for_program(*program);
+    const Layer& layer = *bound;
     const double seconds = std::max(args.seconds, 0.01);
-    PartBytes out, native_out;
+    Named<std::string> held;
     try {
-        prepared.price(out);  // a layer that cannot be priced is reported, not timed
-    } catch (const EvalError& e) {
+        (void)layer.parts();  // a layer that cannot be priced is reported, not timed
+        held = layer.held_slots();
+    } catch (const PricingError& e) {
         std::cerr << "oprec bench: the layer cannot be priced: " << e.what() << '\n';
         return kProblems;
     }
 
     // One pricing of the layer's parts.
-    Measured layer_m;
-    layer_m.records_ns = ns_per_call([&] { prepared.price(out); }, seconds);
-    if (native) {
-        native->price_layer(prepared.names(), prepared.keep(), native_out);
-        if (same_bits(out, native_out))
-            layer_m.native_ns = ns_per_call([&] { native->price_layer(prepared.names(), prepared.keep(), native_out); }, seconds / 4);
-    }
-    const std::vector<SlotId> held = out.held;
-
+    const double layer_ns = ns_per_call([&] { (void)layer.parts(); }, seconds);
     // Each held slot alone.
-    std::vector<std::pair<std::string, Measured>> slots;
-    for (SlotId s : held) {
-        Measured m;
-        const Value want = prepared.slot(s);
-        m.records_ns = ns_per_call([&] { (void)prepared.slot(s); }, seconds / 4);
-        if (native) {
-            const auto got = native->slot(s, prepared.names(), prepared.keep());
-            if (got && same_bits(*got, want))
-                m.native_ns = ns_per_call([&] { (void)native->slot(s, prepared.names(), prepared.keep()); }, seconds / 4);
-        }
-        slots.emplace_back(program->slots[s].name, m);
-    }
-
+    std::vector<std::pair<std::string, double>> slots;
+    for (const auto& [slot, part] : held)
+        slots.emplace_back(slot, ns_per_call([&, name = slot] { (void)layer.slot(name); }, seconds / 4));
     // Every setting of the switches, on the layer as a selective one.
+    const std::size_t settings = std::size_t(1) << records->switches().size();
     std::optional<double> all_settings_ns;
-    std::size_t settings = std::size_t(1) << program->switches.size();
-    std::vector<Value> parts;
     try {
-        all_settings_ns = ns_per_call([&] {
-            const LayerSettings all(records, layer);
-            for (std::uint32_t bits = 0; bits < settings; ++bits) all.selective_parts(bits, parts);
-        }, seconds / 2);
-    } catch (const EvalError&) {
+        all_settings_ns = ns_per_call([&] { (void)layer.settings(); }, seconds / 2);
+    } catch (const PricingError&) {
         all_settings_ns.reset();  // some setting cannot be priced
     }
 
     if (args.format == "json") {
         nlohmann::ordered_json doc;
         doc["layer"] = path;
-        doc["layer_ns"] = layer_m.records_ns;
+        doc["layer_ns"] = layer_ns;
         nlohmann::ordered_json by_slot = nlohmann::ordered_json::object();
-        for (const auto& [name, m] : slots) by_slot[name] = m.records_ns;
+        for (const auto& [name, ns] : slots) by_slot[name] = ns;
         doc["slots_ns"] = by_slot;
         doc["all_switch_settings_ns"] = all_settings_ns ? nlohmann::ordered_json(*all_settings_ns) : nlohmann::ordered_json();
         doc["switch_settings"] = settings;
-        nlohmann::ordered_json baseline = nlohmann::ordered_json::object();
-        if (layer_m.native_ns) baseline["layer_ns"] = *layer_m.native_ns;
-        nlohmann::ordered_json native_slots = nlohmann::ordered_json::object();
-        for (const auto& [name, m] : slots)
-            if (m.native_ns) native_slots[name] = *m.native_ns;
-        baseline["slots_ns"] = native_slots;
-        doc["hand_written_ns"] = baseline;
         std::cout << json_text(doc, 2) << '\n';
         return kOk;
     }
 
     std::cout << fmt::format("{}: {} layer, {} slots held; the fastest of ~{:.2g} s of runs each\n\n", path,
-                             node_kind_name(layer.context.node), held.size(), seconds);
-    std::cout << fmt::format("  {:<28} {:>12} {:>14} {:>8}\n", "ns per pricing", "records", "hand-written", "ratio");
-    std::cout << row("layer (by part)", layer_m);
-    for (const auto& [name, m] : slots) std::cout << row("slot " + name, m);
-    if (all_settings_ns) {
-        std::cout << fmt::format("  {:<28} {:>12} {:>14} {:>8}\n", fmt::format("all {} switch settings", settings),
-                                 ns_text(*all_settings_ns), "-",
-                                 fmt::format("{:.1f}x one", *all_settings_ns / layer_m.records_ns));
-    }
-    if (!native) std::cout << "\n  (no hand-written baseline: these are not the shipped records)\n";
-    std::cout << fmt::format("\n  the Python reference takes about 48 us per layer: {:.0f}x that\n",
-                             48000.0 / layer_m.records_ns);
+                             recompute_name(layer.recompute()), held.size(), seconds);
+    std::cout << row("ns per call", "");
+    std::cout << row("layer (by part)", ns_text(layer_ns), "Layer::parts");
+    for (const auto& [name, ns] : slots) std::cout << row("slot " + name, ns_text(ns), "Layer::slot");
+    if (all_settings_ns)
+        std::cout << row(fmt::format("all {} switch settings", settings), ns_text(*all_settings_ns),
+                         fmt::format("Layer::settings, {:.1f}x one pricing", *all_settings_ns / layer_ns));
+    std::cout << fmt::format("\n  the Python reference takes about 48 us per layer: {:.0f}x that\n", 48000.0 / layer_ns);
     return kOk;
 }
 
