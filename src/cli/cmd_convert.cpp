@@ -10,6 +10,7 @@
 
 #include "check/loader.h"
 #include "cli/commands.h"
+#include "cli/load_options.h"
 #include "cli/file_io.h"
 #include "cli/paths.h"
 #include "format/format.h"

@@ -18,7 +18,6 @@
 #include "cli/paths.h"
 #include "diag/read_file.h"
 #include "diag/suggest.h"
-#include "model/report.h"  // has_error, for one slot's document
 #include "oprec/oprec.h"
 #include "value/json_writer.h"
 

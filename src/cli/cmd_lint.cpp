@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/load_options.h"
 #include "cli/paths.h"
 #include "diag/suggest.h"
 #include "diag/codes.h"

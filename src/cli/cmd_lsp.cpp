@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/load_options.h"
 #include "cli/paths.h"
 #include "lsp/server.h"
 #include "lsp/transport.h"

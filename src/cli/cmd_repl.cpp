@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "diag/read_file.h"
 #include "cli/commands.h"
+#include "cli/load_options.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
@@ -97,23 +97,12 @@ int run(const ReplArgs& args) {
         std::cerr << "oprec repl: the records do not load\n";
         return kCannotRun;
     }
-    LayerDoc layer;
     try {
-        if (!args.layer.empty()) {
-            std::string why;
-            const std::optional<std::string> text = read_file_capped(args.layer, kMaxDocumentBytes, why);
-            if (!text) {
-                std::cerr << fmt::format("oprec repl: cannot read `{}`: {}\n", args.layer, why);
-                return kCannotRun;
-            }
-            layer = parse_layer_doc_text(*text, args.layer);
-        }
-        apply_edits(layer, args.edits, session->program());
-    } catch (const std::exception& e) {
+        session->start(args.layer, args.edits.sets, args.edits.switches);
+    } catch (const std::exception& e) {  // a file that does not read, a bad document or edit
         std::cerr << "oprec repl: " << e.what() << '\n';
         return kCannotRun;
     }
-    session->set_layer(std::move(layer));
     return interactive ? run_interactive(*session, out, args) : run_script(*session, out, args.echo);
 }
 

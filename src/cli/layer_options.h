@@ -7,9 +7,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "check/program.h"
-#include "model/field_text.h"
-#include "model/layer.h"
 #include "oprec/layer.h"
 #include "oprec/records.h"
 
@@ -22,13 +19,9 @@ struct LayerEdits {
 
 void add_layer_edit_options(CLI::App& cmd, LayerEdits& edits);
 
-// Throws std::invalid_argument naming the bad edit.
-void apply_edits(LayerDoc& layer, const LayerEdits& edits, const Program& program);
-// The same on a bound layer, through the public API (oprec eval, its --hf
-// mode); throws LayerError naming the bad edit.
+// The edits on a bound layer (oprec eval, its --hf mode, oprec bench);
+// throws LayerError naming the bad edit. The REPL applies the same options
+// to its own layer (repl::Session::start).
 void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits);
-
-// A field's value from text (now in the library, for the REPL too).
-using oprec::field_from_text;
 
 }  // namespace oprec::cli

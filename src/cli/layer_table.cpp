@@ -47,6 +47,14 @@ std::string parameters(const ordered_json& doc) {
 
 }  // namespace
 
+bool has_error(const ordered_json& j) {
+    if (!j.is_object()) return false;
+    if (j.contains("error")) return true;
+    for (const auto& [key, value] : j.items())
+        if (has_error(value)) return true;
+    return false;
+}
+
 std::string bytes_cell(const ordered_json& j) {
     if (j.is_object() && j.contains("error")) return "error: " + j["error"]["kind"].get<std::string>();
     auto v = json_value(j);

@@ -12,6 +12,9 @@
 
 namespace oprec::cli {
 
+// Whether a report (or any part of one) holds an {"error": ...} where a
+// value could not be computed.
+bool has_error(const nlohmann::ordered_json& report);
 // A report value as exact bytes ("21,233,664"), or "error: KIND".
 std::string bytes_cell(const nlohmann::ordered_json& j);
 // A report value in human units ("20.25 MiB"); "" for an error.

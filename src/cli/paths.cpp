@@ -58,23 +58,15 @@ fs::path resolve_records(std::string_view arg) {
     return given;
 }
 
-LoadOptions load_options() {
-    LoadOptions options;
-    options.search_path.push_back(data_dir() / "stdlib");
+RecordsOptions records_options() {
+    RecordsOptions options;
+    options.data_dir = data_dir();
     if (const char* env = std::getenv("OPREC_PATH")) {
         std::stringstream dirs(env);
         std::string dir;
         while (std::getline(dirs, dir, ':'))
             if (!dir.empty()) options.search_path.emplace_back(dir);
     }
-    return options;
-}
-
-RecordsOptions records_options() {
-    RecordsOptions options;
-    options.data_dir = data_dir();
-    const LoadOptions load = load_options();
-    options.search_path.assign(load.search_path.begin() + 1, load.search_path.end());  // past the stdlib
     return options;
 }
 

@@ -8,7 +8,6 @@
 #include <optional>
 #include <string_view>
 
-#include "check/loader.h"
 #include "oprec/records.h"
 
 namespace oprec::cli {
@@ -25,8 +24,8 @@ std::filesystem::path chart_library_dir();
 // name (no path separator, no extension) that names records/<name>.rec in
 // the data dir, that file (`calibrated`); anything else, the path as given.
 std::filesystem::path resolve_records(std::string_view arg);
-LoadOptions load_options();                       // stdlib, then OPREC_PATH's folders
-// The same for the public API: the data dir, and OPREC_PATH's folders.
+// How the commands load records through the public API: the data dir, and
+// OPREC_PATH's folders (cli/load_options.h: the same for the checker's tools).
 RecordsOptions records_options();
 // A load's diagnostics as the terminal shows them.
 std::string render_problems(const RecordsError& e, bool color);

@@ -13,14 +13,6 @@ std::string describe_error(const EvalError& e, const SourceMap* sources) {
     return out + e.what();
 }
 
-bool has_error(const nlohmann::ordered_json& j) {
-    if (!j.is_object()) return false;
-    if (j.contains("error")) return true;
-    for (const auto& [key, value] : j.items())
-        if (has_error(value)) return true;
-    return false;
-}
-
 void ReportWriter::error(const EvalError& e) {
     complete_ = false;
     out_.begin_object();

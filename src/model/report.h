@@ -11,7 +11,6 @@
 #include <string_view>
 #include <variant>
 
-#include <nlohmann/json.hpp>
 
 #include "model/evaluator.h"
 #include "value/json_writer.h"
@@ -82,9 +81,6 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
 
 // The same, binding the layer here (once).
 ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
-
-// Whether an {"error": ...} stands anywhere in a report (or part of one).
-bool has_error(const nlohmann::ordered_json& report);
 
 // "where: message" for an evaluation error, naming the slot and source position.
 std::string describe_error(const EvalError& e, const SourceMap* sources);

@@ -152,4 +152,54 @@ std::string switch_state(const LayerDoc& layer, std::string_view name) {
     return it->second.truthy() ? "on" : "off";
 }
 
+namespace {
+std::pair<std::string, std::string> split(const std::string& edit, const char* option) {
+    const auto eq = edit.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument(fmt::format("{} {}: expected NAME=VALUE", option, edit));
+    return {edit.substr(0, eq), edit.substr(eq + 1)};
+}
+}  // namespace
+
+void apply_start_edits(LayerDoc& layer, const Program& program, const std::vector<std::string>& sets,
+                       const std::vector<std::string>& switches) {
+    for (const std::string& edit : sets) {
+        auto [name, text] = split(edit, "--set");
+        if (const auto why = unknown_field(program, layer.fields, name))
+            throw std::invalid_argument(fmt::format("--set {}: {}", edit, *why));
+        if (is_context_value(name)) {  // micro_factor, dropless_tok_factor: the context's, as the REPL's `context` sets them
+            try {
+                set_context(layer, name, text);
+            } catch (const CommandError& e) {
+                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+            } catch (const EvalError& e) {
+                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+            }
+            continue;
+        }
+        try {
+            layer.fields.set(name, field_from_text(text));
+        } catch (const EvalError& e) {
+            throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+        }
+    }
+    if (switches.empty()) return;
+    // The switches in force, then these over them, as the context's.
+    SwitchMap merged = effective_switches(layer.context, layer.switches);
+    for (const std::string& edit : switches) {
+        auto [name, text] = split(edit, "--switch");
+        if (std::find(program.switches.begin(), program.switches.end(), name) == program.switches.end()) {
+            std::string msg = fmt::format("--switch {}: unknown switch `{}`", edit, name);
+            if (auto near = closest_name(name, program.switches)) msg += fmt::format(" (did you mean `{}`?)", *near);
+            throw std::invalid_argument(msg);
+        }
+        if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
+            throw std::invalid_argument(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
+        const bool keep = text == "1" || text == "true" || text == "on";
+        merged[name] = Value::integer(keep ? 1 : 0);
+    }
+    layer.context.switches = std::move(merged);
+}
+
+
 }  // namespace oprec::repl

@@ -29,6 +29,11 @@ void set_context(LayerDoc& layer, std::string_view name, std::string_view text);
 // Any of the above by name, for `diff`: a switch, `node`, a context value, else a field.
 void apply_setting(LayerDoc& layer, const Program& program, std::string_view name, std::string_view value);
 
+// `oprec repl --set NAME=VALUE --switch NAME=0|1`: the same edits, each
+// named in the error (std::invalid_argument) when it cannot apply.
+void apply_start_edits(LayerDoc& layer, const Program& program, const std::vector<std::string>& sets,
+                       const std::vector<std::string>& switches);
+
 std::string_view node_word(NodeKind kind);  // "plain", "selective", "full"
 // The switch's state in force: "on", "off", or "on (unstated)".
 std::string switch_state(const LayerDoc& layer, std::string_view name);

@@ -396,6 +396,12 @@ bool Session::expression(std::string_view text, const Output& out) {
     }
 }
 
+void Session::start(const std::string& layer_file, const std::vector<std::string>& sets,
+                    const std::vector<std::string>& switches) {
+    if (!layer_file.empty()) load_layer(layer_file);
+    apply_start_edits(layer_, *program_, sets, switches);
+}
+
 void Session::load_layer(std::string_view file) {
     std::string why;
     const std::optional<std::string> text = read_file_capped(std::string(file), kMaxDocumentBytes, why);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "check/loader.h"
 #include "model/layer.h"
@@ -38,6 +39,11 @@ public:
     const Program& program() const { return *program_; }
     const LayerDoc& layer() const { return layer_; }
     void set_layer(LayerDoc layer) { layer_ = std::move(layer); }
+    // The layer to begin with (`oprec repl --layer F --set ... --switch ...`):
+    // the document (none: an empty layer), then the edits over it. Throws
+    // std::invalid_argument (CommandError, for the file) naming what is wrong.
+    void start(const std::string& layer_file, const std::vector<std::string>& sets,
+               const std::vector<std::string>& switches);
 
     // A line as typed: reload the records first if one of their files
     // changed, then run it. False when the command or the reload failed.
