@@ -290,7 +290,7 @@ Report Layer::report(const ReportOptions& options) const {
     ReportQuery internal;
     internal.only = options.only;
     internal.indent = options.indent;
-    ReportText text = bound_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), internal);
+    ReportText text = write_report(*s.records->evaluator, s.doc, s.prepared.names(), s.prepared.keep(), internal);
     return {std::move(text.json), text.complete};
 }
 

@@ -43,7 +43,7 @@ void write_native_values(ReportWriter& out, const LayerConfig& f) {
     out.attempt("head_dim", [&] { return head_dim(f); });
 }
 
-ReportText layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
+ReportText oracle_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const Program& p = records.program();
     ReportWriter out(&p.sources, options.indent);
     JsonWriter& json = out.json();

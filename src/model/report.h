@@ -65,8 +65,9 @@ private:
 
 // The document: slots, parts, ops, [only], params, kv_shards,
 // gathered_kv_bytes, head_dim, activations; every value through the tree
-// walk, the layer bound anew for each (the tier the others are compared with).
-ReportText layer_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
+// walk, the layer bound anew for each. The oracle: what write_report (and
+// so every command) is tested against, not what any command prints.
+ReportText oracle_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
 
 // The native evaluators' part of the document: params, kv_shards,
 // gathered_kv_bytes, head_dim (each a value or its error).
@@ -74,13 +75,13 @@ void write_native_values(ReportWriter& out, const LayerConfig& fields);
 
 // The same document from a layer bound once (`names`, `keep`: the layer's
 // bindings and keep mask): each slot's entries evaluated once, every price
-// taken from them, the parts too. Gives layer_report's document to the
-// bit; what every command prints.
-ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
+// taken from them, the parts too. Gives oracle_report's document to the
+// bit; what every command prints (Layer::report).
+ReportText write_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
                         const KeepMask& keep, const ReportQuery& options = {});
 
 // The same, binding the layer here (once).
-ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
+ReportText write_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options = {});
 
 // "where: message" for an evaluation error, naming the slot and source position.
 std::string describe_error(const EvalError& e, const SourceMap* sources);

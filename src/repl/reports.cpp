@@ -129,7 +129,7 @@ Report slot_report(const RecordsEvaluator& records, const LayerDoc& layer, std::
     return r;
 }
 
-Report layer_report_text(const RecordsEvaluator& records, const LayerDoc& layer) {
+Report layer_report(const RecordsEvaluator& records, const LayerDoc& layer) {
     const Program& p = records.program();
     const SourceMap* src = &p.sources;
     const Named<std::string> held = records.layer_slots(layer);  // throws: nothing to show

@@ -22,7 +22,7 @@ struct Report {
 // "qkv  21,233,664 bytes  20.25 MiB", with `only OP` priced alone.
 Report slot_report(const RecordsEvaluator& records, const LayerDoc& layer, std::string_view slot,
                    const std::optional<std::string>& only);
-Report layer_report_text(const RecordsEvaluator& records, const LayerDoc& layer);
+Report layer_report(const RecordsEvaluator& records, const LayerDoc& layer);
 Report ops_report(const RecordsEvaluator& records, const LayerDoc& layer);
 Report params_report(const LayerDoc& layer);
 Report explain_report(const RecordsEvaluator& records, const LayerDoc& layer, std::string_view slot);

@@ -203,7 +203,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "layer" || name == "ops" || name == "params") {
         no_arguments();
-        const Report r = name == "layer" ? layer_report_text(*engine_, layer_)
+        const Report r = name == "layer" ? layer_report(*engine_, layer_)
                          : name == "ops" ? ops_report(*engine_, layer_)
                                          : params_report(layer_);
         out.out << r.text;

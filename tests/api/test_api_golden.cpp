@@ -1,5 +1,5 @@
 // The public API against the tree walk: over every golden layer, the report
-// a bound Layer gives is layer_report's, to the bit (and error for error);
+// a bound Layer gives is oracle_report's, to the bit (and error for error);
 // a Layer changed in place prices as the same layer bound anew.
 #include <catch2/catch.hpp>
 
@@ -51,7 +51,7 @@ oprec::Value value_of(const oprec::Number& n) {
 
 }  // namespace
 
-TEST_CASE("the API's report is layer_report's over every golden layer", "[api][golden]") {
+TEST_CASE("the API's report is oracle_report's over every golden layer", "[api][golden]") {
     const oprec::RecordsEvaluator evaluator(oprec::testing::shipped_records());
     const oprec::Records records = shipped();
     std::size_t compared = 0;
@@ -60,15 +60,15 @@ TEST_CASE("the API's report is layer_report's over every golden layer", "[api][g
         const oprec::LayerDoc doc = oprec::parse_layer_doc_text(text, "case");
         oprec::Layer layer = records.layer(text, "case");
         INFO(c.value("id", std::string("?")));
-        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).json);
+        CHECK(layer.report_json() == oprec::oracle_report(evaluator, doc).json);
         // Priced again (the typed run from the second pricing on): the same.
-        CHECK(layer.report_json() == oprec::layer_report(evaluator, doc).json);
+        CHECK(layer.report_json() == oprec::oracle_report(evaluator, doc).json);
         for (const std::string op : {"attMM", "softmax", "attUp", "ffAct", "nosuch"}) {
             oprec::ReportQuery q;
             q.only = op;
             oprec::ReportOptions o;
             o.only = op;
-            CHECK(layer.report_json(o) == oprec::layer_report(evaluator, doc, q).json);
+            CHECK(layer.report_json(o) == oprec::oracle_report(evaluator, doc, q).json);
         }
         ++compared;
     }

@@ -362,7 +362,7 @@ TEST_CASE("runtime errors inside a fn point into its body, in the slot's context
 TEST_CASE("runtime errors in a layer report stand in place of the value", "[runtime]") {
     const Program p = records(kQkv);
     const RecordsEvaluator r(p);
-    const auto doc = nlohmann::json::parse(layer_report(r, layer({{"h", i(3)}, {"n", i(2)}, {"z", i(1)}, {"t", i(0)}})).json);
+    const auto doc = nlohmann::json::parse(oracle_report(r, layer({{"h", i(3)}, {"n", i(2)}, {"z", i(1)}, {"t", i(0)}})).json);
     const auto& bytes = doc["slots"]["qkv"]["bytes"];
     REQUIRE(bytes.contains("error"));
     CHECK(bytes["error"]["kind"] == "division-by-zero");

@@ -1,4 +1,4 @@
-// layer_report from one binding: where layer_report binds the layer for
+// The report from one binding (write_report): where oracle_report binds the layer for
 // every slot, op and activation (about thirty times), this evaluates each
 // slot's entries once (SlotSums) and prices every mask from them.
 #include <algorithm>
@@ -66,7 +66,7 @@ std::variant<PartSums, EvalError> layer_parts(const Program& p, const std::optio
 
 }  // namespace
 
-ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
+ReportText write_report(const RecordsEvaluator& records, const LayerDoc& layer, const Bindings& names,
                         const KeepMask& keep, const ReportQuery& options) {
     const Program& p = records.program();
     ReportWriter out(&p.sources, options.indent);
@@ -188,9 +188,9 @@ ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, 
     return out.finish();
 }
 
-ReportText bound_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
+ReportText write_report(const RecordsEvaluator& records, const LayerDoc& layer, const ReportQuery& options) {
     const PreparedLayer prepared(records, layer, nullptr, nullptr, /*typed=*/false);
-    return bound_report(records, layer, prepared.names(), prepared.keep(), options);
+    return write_report(records, layer, prepared.names(), prepared.keep(), options);
 }
 
 }  // namespace oprec
