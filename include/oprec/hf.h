@@ -45,11 +45,12 @@ struct HfLayer {
 // The name a strategy's cp_algo or dtype goes by ("ring" for
 // "colossalai_cp", "bf16" for "bfloat16"); nullopt for one the front end
 // does not know. What a caller checks an option with before pricing.
-std::optional<std::string> cp_algo_name(std::string_view name);
-std::optional<std::string> dtype_name(std::string_view name);
+std::optional<std::string> canonical_cp_algo(std::string_view name);
+std::optional<std::string> canonical_dtype(std::string_view name);
 // The strategy in one line, as a sweep names its rows: "tp=4 cp=2 ring sp
-// ep=1 etp=1 mbs=1 seq=model fa". Throws LayerError for a name it does not know.
-std::string describe(const HfStrategy& strategy);
+// ep=1 etp=1 mbs=1 seq=model fa" (its recompute and switches are not part
+// of it). Throws LayerError for a cp_algo, dtype or recompute it does not know.
+std::string strategy_text(const HfStrategy& strategy);
 
 // Throws LayerError naming the key or option at fault.
 HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,8 +23,7 @@ struct SweepState;
 }
 
 struct SweepSetting {
-    enum class Kind : std::uint8_t { Plain, Full, Selective };
-    Kind kind = Kind::Plain;
+    Recompute kind = Recompute::None;  // None: kept plainly; Full; Selective: by switches_off
     std::string name;           // "plain", "full", "selective: softmax dropout"
     std::vector<std::string> switches_off;  // selective: the switches it turns off, in the records' order
     std::size_t recomputed = 0; // ops and parts it recomputes (full: all)
@@ -68,8 +66,9 @@ public:
     const SweepModel& model() const;
     // Plain, full, then every selective setting from all switches kept to none.
     const std::vector<SweepSetting>& settings() const;
-    // One strategy (its `recompute` and `switches` are ignored: every
-    // setting is priced). Throws PricingError where the records raise.
+    // One strategy (its `recompute` and `switches` are not used: every
+    // setting is priced). Throws LayerError for a cp_algo, dtype or
+    // recompute it does not know, PricingError where the records raise.
     SweepRow price(const HfStrategy& strategy) const;
 
 private:

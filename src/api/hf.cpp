@@ -59,17 +59,17 @@ HfStrategy detail::public_strategy(const hf::Strategy& s) {
     return out;
 }
 
-std::optional<std::string> cp_algo_name(std::string_view name) {
+std::optional<std::string> canonical_cp_algo(std::string_view name) {
     const auto algo = hf::parse_cp_option(name);
     return algo ? std::optional(std::string(hf::cp_option_name(*algo))) : std::nullopt;
 }
 
-std::optional<std::string> dtype_name(std::string_view name) {
+std::optional<std::string> canonical_dtype(std::string_view name) {
     const auto dtype = hf::parse_dtype(name);
     return dtype ? std::optional(std::string(hf::dtype_name(*dtype))) : std::nullopt;
 }
 
-std::string describe(const HfStrategy& strategy) { return hf::describe(detail::internal_strategy(strategy)); }
+std::string strategy_text(const HfStrategy& strategy) { return hf::describe(detail::internal_strategy(strategy)); }
 
 HfLayer hf_layer(const Records& records, const std::filesystem::path& config, const HfStrategy& strategy,
                  const HfModelChoice& choice) {

@@ -27,11 +27,11 @@ struct SweepState {
         about = {model.config().source(), model.config().model_type(), model.family().name, model.stack().size(),
                  sweep.kinds()};
         for (const hf::Setting& s : sweep.settings()) {
-            const auto kind = s.kind == hf::Setting::Kind::Plain  ? SweepSetting::Kind::Plain
-                              : s.kind == hf::Setting::Kind::Full ? SweepSetting::Kind::Full
-                                                                  : SweepSetting::Kind::Selective;
+            const auto kind = s.kind == hf::Setting::Kind::Plain  ? Recompute::None
+                              : s.kind == hf::Setting::Kind::Full ? Recompute::Full
+                                                                  : Recompute::Selective;
             std::vector<std::string> off;
-            if (kind == SweepSetting::Kind::Selective) off = sweep.recomputed(s);
+            if (kind == Recompute::Selective) off = sweep.recomputed(s);
             settings.push_back({kind, sweep.setting_name(s), std::move(off), sweep.recomputed_count(s)});
         }
     }

@@ -106,7 +106,7 @@ int run(const SweepArgs& args) {
             row = sweep->price(s);
         } catch (const PricingError& e) {
             progress.clear();
-            std::cerr << fmt::format("oprec sweep: {}: {}\n", describe(s), e.what());
+            std::cerr << fmt::format("oprec sweep: {}: {}\n", strategy_text(s), e.what());
             status = kProblems;
             break;
         }

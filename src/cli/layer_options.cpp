@@ -36,7 +36,11 @@ void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits) 
         } catch (const LayerError& e) {
             throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
         }
-        layer.set(name, std::move(value));  // a type the schema refuses: named by the document's place
+        try {
+            layer.set(name, std::move(value));  // a type the schema refuses
+        } catch (const LayerError& e) {
+            throw LayerError(fmt::format("--set {}: {}", edit, e.what()));
+        }
     }
     for (const std::string& edit : edits.switches) {
         auto [name, text] = split_layer_edit(edit, "--switch");

@@ -17,13 +17,13 @@ namespace oprec::cli {
 struct StrategyGrid {
     std::vector<std::int64_t> tp{1};
     std::vector<std::int64_t> cp{1};
-    std::vector<std::string> cp_algo{"ring"};  // as cp_algo_name() names them
+    std::vector<std::string> cp_algo{"ring"};  // as canonical_cp_algo() names them
     std::vector<bool> sp{true};
     std::vector<std::int64_t> ep{1};
     std::vector<std::int64_t> etp{1};
     std::vector<std::int64_t> mbs{1};
     std::vector<std::optional<std::int64_t>> seq{std::nullopt};     // none: the model's
-    std::vector<std::optional<std::string>> dtype{std::nullopt};    // as dtype_name() names them; none: the model's
+    std::vector<std::optional<std::string>> dtype{std::nullopt};    // as canonical_dtype() names them; none: the model's
     std::vector<bool> flash_attention{true};
     std::vector<bool> param_casts{false};
     std::vector<Number> micro_factor{Number::integer(1)};

@@ -78,7 +78,7 @@ StrategyGrid parse_grid(const StrategyOptions& o) {
     g.tp = values<std::int64_t>(o.tp, "tp", g.tp, ints("tp"));
     g.cp = values<std::int64_t>(o.cp, "cp", g.cp, ints("cp"));
     g.cp_algo = values<std::string>(o.cp_algo, "cp-algo", g.cp_algo, [](const std::string& t) {
-        auto a = cp_algo_name(t);
+        auto a = canonical_cp_algo(t);
         if (!a) throw std::invalid_argument(fmt::format("--cp-algo {}: expected ring, ulysses or hybrid", t));
         return *a;
     });
@@ -89,7 +89,7 @@ StrategyGrid parse_grid(const StrategyOptions& o) {
     g.seq = values<std::optional<std::int64_t>>(o.seq, "seq", g.seq,
                                                 [](const std::string& t) { return std::optional(whole(t, "seq")); });
     g.dtype = values<std::optional<std::string>>(o.dtype, "dtype", g.dtype, [](const std::string& t) {
-        auto d = dtype_name(t);
+        auto d = canonical_dtype(t);
         if (!d) throw std::invalid_argument(fmt::format("--dtype {}: expected bf16, fp16 or fp32", t));
         return std::optional(*d);
     });
@@ -121,6 +121,11 @@ std::optional<Records> load_hf_records(const std::string& records, const Strateg
     }
     if (loaded->ops().empty()) {  // --records named a file of op profiles: it prices nothing
         std::cerr << "oprec " << command << ": " << loaded->source() << " states no op records\n";
+        return std::nullopt;
+    }
+    if (!loaded->has_profiles()) {  // --profiles named a file with none
+        std::cerr << fmt::format("oprec {}: `{}` states no op profiles: --profiles names them (default: the "
+                                 "standard library's profiles.rec)\n", command, options.profiles);
         return std::nullopt;
     }
     return loaded;

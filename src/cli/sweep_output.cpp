@@ -22,14 +22,14 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
-std::string_view kind_word(SweepSetting::Kind kind) {
-    return kind == SweepSetting::Kind::Plain ? "plain" : kind == SweepSetting::Kind::Full ? "full" : "selective";
+std::string_view kind_word(Recompute kind) {
+    return kind == Recompute::None ? "plain" : kind == Recompute::Full ? "full" : "selective";
 }
 
 // What a setting recomputes, as the CSV and JSON list it: nothing, "full",
 // or the switches turned off.
 std::vector<std::string> recomputed_names(const SweepSetting& s) {
-    if (s.kind == SweepSetting::Kind::Full) return {"full"};
+    if (s.kind == Recompute::Full) return {"full"};
     return s.switches_off;
 }
 

@@ -15,8 +15,8 @@ std::string human(double bytes) { return human_bytes(bytes); }
 
 std::string recomputed_text(const Sweep& sweep, std::size_t setting) {
     const SweepSetting& s = sweep.settings()[setting];
-    if (s.kind == SweepSetting::Kind::Plain) return "none";
-    if (s.kind == SweepSetting::Kind::Full) return "full";
+    if (s.kind == Recompute::None) return "none";
+    if (s.kind == Recompute::Full) return "full";
     std::string names;
     for (const std::string& sw : s.switches_off) names += (names.empty() ? "" : " ") + sw;
     return names.empty() ? "none (selective)" : names;

@@ -398,8 +398,14 @@ bool Session::expression(std::string_view text, const Output& out) {
 
 void Session::start(const std::string& layer_file, const std::vector<std::string>& sets,
                     const std::vector<std::string>& switches) {
-    if (!layer_file.empty()) load_layer(layer_file);
-    apply_start_edits(layer_, *program_, sets, switches);
+    const LayerDoc before = layer_;  // all of it or none: a failed edit leaves the layer as it was
+    try {
+        if (!layer_file.empty()) load_layer(layer_file);
+        apply_start_edits(layer_, *program_, sets, switches);
+    } catch (...) {
+        layer_ = before;
+        throw;
+    }
 }
 
 void Session::load_layer(std::string_view file) {

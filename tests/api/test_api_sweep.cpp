@@ -98,12 +98,12 @@ TEST_CASE("API sweep: the model, each setting's switches, the strategy settled",
     CHECK(model.layers == 32);
 
     const auto& settings = sweep.settings();
-    CHECK(settings[0].kind == SweepSetting::Kind::Plain);
-    CHECK(settings[1].kind == SweepSetting::Kind::Full);
+    CHECK(settings[0].kind == Recompute::None);
+    CHECK(settings[1].kind == Recompute::Full);
     CHECK(settings[1].switches_off.empty());
     CHECK(settings[2].switches_off.empty());  // every switch kept
     CHECK(settings.back().switches_off == records.switches());  // none kept
-    for (std::size_t i = 2; i < settings.size(); ++i) CHECK(settings[i].kind == SweepSetting::Kind::Selective);
+    for (std::size_t i = 2; i < settings.size(); ++i) CHECK(settings[i].kind == Recompute::Selective);
 
     HfStrategy strategy;
     strategy.tp = 2;
@@ -114,25 +114,29 @@ TEST_CASE("API sweep: the model, each setting's switches, the strategy settled",
     REQUIRE(row.settled.seq);  // the model's max_position_embeddings
     REQUIRE(row.settled.dtype);
     CHECK(*row.settled.dtype == "bf16");
-    CHECK(row.strategy == describe(row.settled));
+    CHECK(row.strategy == strategy_text(row.settled));
 }
 
 TEST_CASE("the names of a strategy's options, and the strategy described", "[api][hf]") {
-    CHECK(cp_algo_name("colossalai") == std::optional<std::string>("ring"));
-    CHECK(cp_algo_name("ulysses_cp") == std::optional<std::string>("ulysses"));
-    CHECK(cp_algo_name("hybird_cp") == std::optional<std::string>("hybrid"));
-    CHECK_FALSE(cp_algo_name("Ring"));
-    CHECK(dtype_name("bfloat16") == std::optional<std::string>("bf16"));
-    CHECK(dtype_name("half") == std::optional<std::string>("fp16"));
-    CHECK_FALSE(dtype_name("int8"));
+    CHECK(canonical_cp_algo("colossalai") == std::optional<std::string>("ring"));
+    CHECK(canonical_cp_algo("ulysses_cp") == std::optional<std::string>("ulysses"));
+    CHECK(canonical_cp_algo("hybird_cp") == std::optional<std::string>("hybrid"));
+    CHECK_FALSE(canonical_cp_algo("Ring"));
+    CHECK(canonical_dtype("bfloat16") == std::optional<std::string>("bf16"));
+    CHECK(canonical_dtype("half") == std::optional<std::string>("fp16"));
+    CHECK_FALSE(canonical_dtype("int8"));
     HfStrategy s;
     s.tp = 4;
     s.cp = 2;
-    CHECK(describe(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fa");
+    CHECK(strategy_text(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fa");
     s.micro_factor = Number::real(1.5);
     s.param_casts = true;
     s.dtype = "float32";
-    CHECK(describe(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fp32 fa casts micro=1.5");
+    CHECK(strategy_text(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fp32 fa casts micro=1.5");
+    s.recompute = "sometimes";
+    CHECK_THROWS_AS(strategy_text(s), LayerError);
+    s.recompute = "full";
+    CHECK(strategy_text(s) == "tp=4 cp=2 ring sp ep=1 etp=1 mbs=1 seq=model fp32 fa casts micro=1.5");
     s.cp_algo = "spiral";
-    CHECK_THROWS_AS(describe(s), LayerError);
+    CHECK_THROWS_AS(strategy_text(s), LayerError);
 }

@@ -50,4 +50,8 @@ TEST_CASE("oprec bench: a layer that cannot be priced, a bad document, a bad edi
     const auto edit = run_oprec({"bench", "--set", "tt=8", "--time", "0.01"});
     CHECK(edit.exit_code == 2);
     CHECK(edit.err.find("did you mean `t`") != std::string::npos);
+    // A value the schema or the context refuses names the edit.
+    const auto value = run_oprec({"bench", "--set", "micro_factor=abc", "--time", "0.01"});
+    CHECK(value.exit_code == 2);
+    CHECK(value.err.find("oprec bench: --set micro_factor=abc: context.micro_factor:") == 0);
 }

@@ -227,7 +227,7 @@ TEST_CASE("eval: a string where a number belongs names the key", "[cli][eval]") 
     SECTION("a field set on the command line") {
         const auto run = testing::run_oprec({"eval", "--set", "t=four", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
         CHECK(run.exit_code == 2);
-        CHECK(run.err == std::string("oprec eval: ") + OPREC_TEST_DATA +
+        CHECK(run.err == std::string("oprec eval: --set t=four: ") + OPREC_TEST_DATA +
                              "/../examples/llama2-7b.json: fields.t: expected int, got a string ('four')\n");
     }
 }

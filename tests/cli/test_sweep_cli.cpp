@@ -275,6 +275,19 @@ TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before p
     CHECK_FALSE(has(r.out, "Pareto"));
 }
 
+TEST_CASE("oprec sweep and eval --hf: a --profiles file with no op profiles is refused, naming the option", "[cli][sweep][hf][errors]") {
+    for (const std::string command : {"sweep", "eval --hf"}) {
+        INFO(command);
+        const std::string config = kExamples + "llama-2-7b.json";
+        const Run r = oprec(command == "sweep" ? "sweep " + config + " --profiles fields.rec"
+                                               : "eval --hf " + config + " --profiles fields.rec",
+                            true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, "`fields.rec` states no op profiles: --profiles names them"));
+        CHECK_FALSE(has(r.out, "RecordsOptions"));  // the library's words, not the command's
+    }
+}
+
 namespace {
 
 // Starts `oprec ARGS...` with standard output to `out`; returns its pid.
