@@ -1,6 +1,7 @@
 // Between the library's values and errors and the public API's.
 #include "api/state.h"
 #include "value/format.h"
+#include "value/numbers.h"
 
 namespace oprec {
 
@@ -13,23 +14,9 @@ bool Number::identical(const Number& o) const { return oprec::identical(detail::
 
 namespace detail {
 
-Number to_number(const Value& v) {
-    switch (v.type) {
-    case ValueType::Bool: return Number::boolean(v.b);
-    case ValueType::Int: return Number::integer(v.i);
-    case ValueType::Float: return Number::real(v.f);
-    }
-    return {};
-}
+Number to_number(const Value& v) { return number_of(v); }
 
-Value to_value(const Number& n) {
-    switch (n.kind) {
-    case Number::Kind::Bool: return Value::boolean(n.i != 0);
-    case Number::Kind::Int: return Value::integer(n.i);
-    case Number::Kind::Float: return Value::real(n.f);
-    }
-    return {};
-}
+Value to_value(const Number& n) { return value_of(n); }
 
 Position position(const Span& span, const SourceMap& sources) {
     Position p;

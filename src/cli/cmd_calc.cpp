@@ -13,7 +13,7 @@
 #include "api/debug.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
-#include "cli/numbers.h"
+#include "value/numbers.h"
 #include "cli/paths.h"
 #include "diag/read_file.h"
 #include "oprec/expression.h"

@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/layer_table.h"
-#include "cli/numbers.h"
+#include "value/numbers.h"
 #include "cli/paths.h"
 #include "oprec/oprec.h"
 #include "value/json_writer.h"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/bytes_text.h"
-#include "cli/numbers.h"
+#include "value/numbers.h"
 #include "value/format.h"
 #include "value/text.h"
 #include "value/json_writer.h"

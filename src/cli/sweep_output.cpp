@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/numbers.h"
+#include "value/numbers.h"
 #include "cli/strategy_grid.h"
 #include "value/json_writer.h"
 #include "value/text.h"

@@ -10,6 +10,7 @@
 
 #include "check/program.h"
 #include "eval/layer_code.h"
+#include "value/part_sums.h"
 
 namespace oprec {
 
@@ -107,24 +108,6 @@ struct PartBytes {
         bytes.clear();
         held.clear();
     }
-};
-
-// The reference's summing rule (layer_bytes, sum_parts), the one place it
-// is written: each part starts at 0.0 (`parts.get(part, 0.0)`) and adds its
-// held slots' bytes in the records' order, the parts in the order of their
-// first held slot; the layer is its parts summed from 0.0. (LayerCode's
-// run adds doubles in the same order: the same bits where every value is a
-// number, which its records guarantee.)
-class PartSums {
-public:
-    // Adds a held slot's bytes to its part (a Program::layer_parts index);
-    // raises as Python's + would.
-    void add(std::uint32_t part, Value bytes);
-    const std::vector<std::pair<std::uint32_t, Value>>& parts() const { return parts_; }
-    static Value layer(const Value* part_bytes, std::size_t count);
-
-private:
-    std::vector<std::pair<std::uint32_t, Value>> parts_;
 };
 
 // Which run prices a layer, to compare them (the same bits and errors from

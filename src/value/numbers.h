@@ -1,12 +1,13 @@
 // The public API's Number and the engine's Value, one to the other: the
-// commands price through the API (oprec/number.h) and print with
-// value/'s writers (Python's repr, JSON as json.dumps writes it).
+// API's own conversion, and the front ends' that price through the API
+// (oprec/number.h) and print or sum with value/ (Python's repr and
+// arithmetic, JSON as json.dumps writes it).
 #pragma once
 
 #include "oprec/number.h"
 #include "value/value.h"
 
-namespace oprec::cli {
+namespace oprec {
 
 inline Value value_of(const Number& n) {
     switch (n.kind) {
@@ -23,4 +24,4 @@ inline Number number_of(const Value& v) {
     return Number::integer(v.i);
 }
 
-}  // namespace oprec::cli
+}  // namespace oprec
