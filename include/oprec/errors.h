@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,12 +32,16 @@ struct Problem {
 // Records that do not load or check. what() is the rendered diagnostics.
 class RecordsError : public std::runtime_error {
 public:
-    RecordsError(const std::string& rendered, std::vector<Problem> problems)
-        : std::runtime_error(rendered), problems_(std::move(problems)) {}
+    RecordsError(const std::string& rendered, std::vector<Problem> problems,
+                 std::vector<std::filesystem::path> files = {})
+        : std::runtime_error(rendered), problems_(std::move(problems)), files_(std::move(files)) {}
     const std::vector<Problem>& problems() const { return problems_; }
+    // The files the load read before it failed: what to watch for a fix.
+    const std::vector<std::filesystem::path>& files() const { return files_; }
 
 private:
     std::vector<Problem> problems_;
+    std::vector<std::filesystem::path> files_;
 };
 
 // A layer document, field edit or name that cannot be taken; what() says

@@ -35,8 +35,9 @@ public:
 
     // A name's value; nullopt: the name has none (UnboundName).
     using Lookup = std::function<std::optional<Number>(std::string_view)>;
-    // Throws PricingError with the kind and the span in the source; an
-    // exception the lookup throws passes through. `reads`, if given, gets
+    // Throws PricingError with the kind and the span in the source. A
+    // PricingError the lookup throws is raised at the name's place (its
+    // reason and kind kept); any other exception passes through. `reads`, if given, gets
     // the names looked up that had a value, in order of first read.
     Number evaluate(const Lookup& lookup, std::vector<std::string>* reads = nullptr) const;
 

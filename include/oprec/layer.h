@@ -56,6 +56,15 @@ struct EntryBytes {
     Number bytes;
 };
 
+// One entry of a slot with the elements it gives on the layer, or the
+// error computing them raised, in its place.
+struct EntryElements {
+    std::string op;
+    bool kept = false;                  // the layer's switches keep it
+    std::optional<Number> elements;     // nullopt: see `error`
+    std::optional<PricingError> error;
+};
+
 // One switch setting of a selective layer: bit i of `keep_bits` keeps
 // switch i of Records::switches(); bytes by part.
 struct Setting {
@@ -98,12 +107,19 @@ public:
     // The field as stated; nullopt when it is not.
     std::optional<Field> field(std::string_view name) const;
     Named<Field> fields() const;
+    // The names this layer may state as fields: the schema's, every name a
+    // formula reads (the context's and kv_shards aside), and those it
+    // states; what unknown_field accepts.
+    std::vector<std::string> field_names() const;
 
     // A recompute switch (true keeps the op), over the layer's own; nullopt
     // forgets it. Throws LayerError for a switch the records do not have.
     void set_switch(std::string_view name, std::optional<bool> keep);
     void set_recompute(Recompute r);
     Recompute recompute() const;
+    // A switch in force (set_switch's, the document's: the context's over
+    // the layer's own); nullopt where none states it (the op is kept).
+    std::optional<bool> switch_state(std::string_view name) const;
 
     // ---- pricing (throws PricingError, as the reference raises) -------------------
     // The layer's bytes by part (attention, ffn, norm), in the order the held slots give.
@@ -119,6 +135,15 @@ public:
     std::vector<SlotBytes> slots() const;
     // A slot's entries in source order (the sum's order). Throws PricingError.
     std::vector<EntryBytes> entries(std::string_view slot) const;
+    // Whether the layer holds `slot` (its `when`).
+    bool holds(std::string_view slot) const;
+    // A slot's entries, each with its elements or the error in its place.
+    std::vector<EntryElements> entry_elements(std::string_view slot) const;
+    // What a formula reads as `name` on this layer: a context value,
+    // kv_shards, the field, else the records' default, as the records bind
+    // it; nullopt where `name` is none of these. Throws what reading it
+    // raises (a field stated as none, a string used as a number).
+    std::optional<Number> read(std::string_view name) const;
     // The slots the layer holds (their `when`s, and nothing priced), each
     // with its part, in the records' order: the reference's layer_slots.
     Named<std::string> held_slots() const;

@@ -35,6 +35,34 @@ struct RecordsOptions {
     std::map<std::filesystem::path, std::string> unsaved = {};
 };
 
+// A slot as the records declare it (what `oprec repl`'s explain shows).
+struct SlotDecl {
+    std::string name;
+    std::string part;                  // the layer part it adds to
+    std::optional<std::string> when;   // its condition as written ("n_exp == 1"); nullopt: every layer holds it
+    std::vector<std::string> entries;  // the ops and parts it sums, in source order
+    Position where;                    // its header
+    // The slot as written: the comment lines just above it, then its
+    // header to the brace that closes it; `first_line` is the first's number.
+    std::uint32_t first_line = 0;
+    std::vector<std::string> lines;
+};
+
+// An op (or a part) as the records declare it.
+struct OpDecl {
+    std::string name;
+    std::optional<std::string> switch_name;  // the switch that, off, recomputes it; nullopt: none drops it
+    std::optional<std::string> part_of;      // a part's op ("attMM" for attUp)
+};
+
+// A field of the records' schema (stdlib/fields.rec).
+struct FieldDecl {
+    std::string name;
+    std::vector<std::string> types;  // "int", "float", "bool", "str"
+    bool optional = false;           // may be stated as none
+    bool context = false;            // the context's (micro_factor, ...), not the layer's
+};
+
 // The context's values a formula may read (micro_factor,
 // dropless_tok_factor), as a layer document's "context" states them; a
 // Layer sets them like fields. The one list of them.
@@ -65,6 +93,15 @@ public:
     const std::vector<std::string>& names() const;
     // The records' defaults: what a name reads when the layer does not state it.
     Named<Number> defaults() const;
+    // A slot or an op as declared; throws PricingError (unknown-slot,
+    // unknown-op) for a name the records do not have.
+    SlotDecl slot_decl(std::string_view slot) const;
+    OpDecl op_decl(std::string_view op) const;
+    // The schema's fields, the context's too, in declaration order.
+    const std::vector<FieldDecl>& schema() const;
+    // The files the load read, imports first: what a caller reloading the
+    // records when they change watches.
+    const std::vector<std::filesystem::path>& files() const;
 
     // A layer from its JSON document ({"fields", "switches", "context"}):
     // throws LayerError naming the place.

@@ -23,7 +23,12 @@ const std::vector<std::string>& Expression::names() const { return state_->compi
 Number detail::evaluate(const ExpressionState& expr, const Expression::Lookup& lookup,
                         std::vector<std::string>* reads, bool tree) {
     const NameLookup values = [&](std::string_view name) -> std::optional<Value> {
-        std::optional<Number> n = lookup(name);
+        std::optional<Number> n;
+        try {
+            n = lookup(name);
+        } catch (const PricingError& e) {  // raised again as the interpreter's, placed at the name
+            throw EvalError(static_cast<ErrorKind>(e.kind()), e.reason());
+        }
         if (!n) return std::nullopt;
         return to_value(*n);
     };

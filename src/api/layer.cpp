@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
+#include "model/attention.h"  // kv_shards
 #include "model/field_text.h"
 #include "api/state.h"
 #include "model/layer_json.h"
@@ -130,6 +131,17 @@ std::optional<Field> Layer::field(std::string_view name) const {
     return to_field(*v);
 }
 
+std::vector<std::string> Layer::field_names() const {
+    return settable_fields(state_->records->program, state_->doc.fields);
+}
+
+std::optional<bool> Layer::switch_state(std::string_view name) const {
+    const SwitchMap& in_force = effective_switches(state_->doc.context, state_->doc.switches);
+    const auto it = in_force.find(name);
+    if (it == in_force.end()) return std::nullopt;
+    return it->second.truthy();
+}
+
 Named<Field> Layer::fields() const {
     Named<Field> out;
     for (const auto& [name, value] : state_->doc.fields.fields()) out.emplace_back(name, to_field(value));
@@ -233,10 +245,47 @@ std::vector<EntryBytes> Layer::entries(std::string_view slot) const {
             KeepMask alone(s.prepared.keep().size(), 0);
             alone[record] = 1;
             out.push_back({p.records[record].name, s.prepared.keep()[record] != 0,
-                           to_number(entry_elements(p, id, i, s.prepared.names())),
+                           to_number(oprec::entry_elements(p, id, i, s.prepared.names())),
                            to_number(price_slot(p, id, s.prepared.names(), alone))});
         }
         return out;
+    });
+}
+
+bool Layer::holds(std::string_view slot) const {
+    const LayerState& s = *state_;
+    return pricing(s, [&] {
+        return slot_holds(s.records->program, s.records->evaluator->slot_id(slot), s.prepared.names());
+    });
+}
+
+std::vector<EntryElements> Layer::entry_elements(std::string_view slot) const {
+    const LayerState& s = *state_;
+    const Program& p = s.records->program;
+    const SlotId id = pricing(s, [&] { return s.records->evaluator->slot_id(slot); });
+    std::vector<EntryElements> out;
+    for (std::size_t i = 0; i < p.slots[id].entries.size(); ++i) {
+        const RecordId record = p.slots[id].entries[i].record;
+        EntryElements e{p.records[record].name, s.prepared.keep()[record] != 0, std::nullopt, std::nullopt};
+        try {
+            e.elements = to_number(oprec::entry_elements(p, id, i, s.prepared.names()));
+        } catch (const EvalError& err) {
+            e.error = detail::pricing_error(err, p.sources);
+        }
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::optional<Number> Layer::read(std::string_view name) const {
+    const LayerState& s = *state_;
+    const Program& p = s.records->program;
+    return pricing(s, [&]() -> std::optional<Number> {
+        if (const auto id = p.find_name(name)) return to_number(s.prepared.names().load(*id, 0));
+        if (is_context_value(name)) return to_number(s.doc.context.value(name));
+        if (name == "kv_shards") return to_number(kv_shards(s.doc.fields));
+        if (s.doc.fields.contains(name)) return to_number(s.doc.fields.number(name));
+        return std::nullopt;
     });
 }
 

@@ -17,7 +17,10 @@ namespace oprec {
 
 namespace fs = std::filesystem;
 
-RecordsError detail::records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources) {
+namespace {
+
+// Each diagnostic as the public Problem.
+std::vector<Problem> problems(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources) {
     std::vector<Problem> problems;
     for (const Diagnostic& d : diagnostics) {
         Problem p;
@@ -29,7 +32,14 @@ RecordsError detail::records_error(const std::vector<Diagnostic>& diagnostics, c
         p.rendered_color = render(d, sources, /*color=*/true);
         problems.push_back(std::move(p));
     }
-    return RecordsError(render_all(diagnostics, sources), std::move(problems));
+    return problems;
+}
+
+}  // namespace
+
+RecordsError detail::records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources,
+                                   std::vector<std::filesystem::path> files) {
+    return RecordsError(render_all(diagnostics, sources), problems(diagnostics, sources), std::move(files));
 }
 
 namespace {
@@ -43,11 +53,13 @@ LoadOptions load_options(const RecordsOptions& options) {
 }
 
 Records make(LoadResult loaded, std::string source, RunTier tier) {
-    if (!loaded.program) throw detail::records_error(loaded.diagnostics, loaded.sources);
+    if (!loaded.program) throw detail::records_error(loaded.diagnostics, loaded.sources, std::move(loaded.files));
     auto state = std::make_shared<detail::RecordsState>();
     state->source = std::move(source);
     state->program = std::move(*loaded.program);
     state->modules = std::move(loaded.modules);
+    state->files = std::move(loaded.files);
+    for (const FieldInfo& f : state->program.fields) state->schema.push_back({f.name, f.types, f.optional, f.context});
     auto evaluator = std::make_unique<RecordsEvaluator>(state->program);
     evaluator->set_tier(tier);
     state->evaluator = std::move(evaluator);
@@ -128,6 +140,97 @@ Named<Number> Records::defaults() const {
         if (p.defaults[id]) out.emplace_back(p.names[id], detail::to_number(*p.defaults[id]));
     return out;
 }
+
+namespace {
+
+// The source lines of a slot: the comments just above it, then from its
+// header to the brace that closes it.
+std::vector<std::uint32_t> slot_lines(const SourceFile& file, std::uint32_t header) {
+    std::vector<std::uint32_t> lines;
+    std::uint32_t first = header;
+    while (first > 1) {
+        std::string_view above = file.line(first - 1);
+        const auto text = above.find_first_not_of(" \t");
+        if (text == std::string_view::npos || above[text] != '#') break;
+        --first;
+    }
+    for (std::uint32_t l = first; l < header; ++l) lines.push_back(l);
+    int depth = 0;
+    bool opened = false;
+    for (std::uint32_t l = header; l <= file.line_count(); ++l) {
+        lines.push_back(l);
+        std::string_view text = file.line(l);
+        text = text.substr(0, text.find('#'));
+        for (char c : text) {
+            if (c == '{') {
+                ++depth;
+                opened = true;
+            } else if (c == '}') {
+                --depth;
+            }
+        }
+        if (opened && depth <= 0) break;
+    }
+    return lines;
+}
+
+// The condition of a slot's `when` as written, from its header line
+// (`slot NAME in PART when COND {`).
+std::optional<std::string> when_text(const Program& program, const SlotInfo& s) {
+    if (!s.when || !s.span.known()) return std::nullopt;
+    std::string line(program.sources.file(s.span.file).line(s.span.line));
+    const auto at = line.find(" when ");
+    if (at == std::string::npos) return std::nullopt;
+    std::string cond = line.substr(at + 6);
+    if (auto brace = cond.rfind('{'); brace != std::string::npos) cond.resize(brace);
+    while (!cond.empty() && cond.back() == ' ') cond.pop_back();
+    return cond;
+}
+
+}  // namespace
+
+SlotDecl Records::slot_decl(std::string_view slot) const {
+    const Program& p = state_->program;
+    SlotId id = 0;
+    try {
+        id = state_->evaluator->slot_id(slot);
+    } catch (const EvalError& e) {
+        throw detail::pricing_error(e, p.sources);
+    }
+    const SlotInfo& s = p.slots[id];
+    SlotDecl out;
+    out.name = s.name;
+    out.part = p.layer_parts[s.layer_part];
+    out.when = when_text(p, s);
+    for (const SlotEntryInfo& e : s.entries) out.entries.push_back(p.records[e.record].name);
+    out.where = detail::position(s.span, p.sources);
+    if (s.span.known()) {
+        const SourceFile& file = p.sources.file(s.span.file);
+        for (std::uint32_t l : slot_lines(file, s.span.line)) {
+            if (out.lines.empty()) out.first_line = l;
+            out.lines.emplace_back(file.line(l));
+        }
+    }
+    return out;
+}
+
+OpDecl Records::op_decl(std::string_view op) const {
+    const Program& p = state_->program;
+    RecordId id = 0;
+    try {
+        id = state_->evaluator->record_id(op);
+    } catch (const EvalError& e) {
+        throw detail::pricing_error(e, p.sources);
+    }
+    const RecordInfo& r = p.records[id];
+    OpDecl out{r.name, std::nullopt, std::nullopt};
+    if (r.switch_id) out.switch_name = p.switches[*r.switch_id];
+    if (r.part_of) out.part_of = p.records[*r.part_of].name;
+    return out;
+}
+
+const std::vector<FieldDecl>& Records::schema() const { return state_->schema; }
+const std::vector<std::filesystem::path>& Records::files() const { return state_->files; }
 
 std::string Records::to_yaml() const { return yaml::yaml_from_rec(state_->modules, state_->program, state_->source); }
 

@@ -2,6 +2,7 @@
 // its evaluator, and a layer bound to it. Private to src/api.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,6 +30,8 @@ struct RecordsState {
     std::vector<std::string> slot_names;
     // What the program was checked from (imports first), to write it out again.
     std::vector<ast::Module> modules;
+    std::vector<std::filesystem::path> files;  // parallel to modules
+    std::vector<FieldDecl> schema;
 };
 
 struct LayerState {
@@ -73,7 +76,9 @@ Records load_records(const std::filesystem::path& path_or_name, const RecordsOpt
 // Expression::evaluate; `tree`: walking its tree (debug::evaluate_tree).
 Number evaluate(const ExpressionState& expr, const Expression::Lookup& lookup, std::vector<std::string>* reads,
                 bool tree);
-// A load's (or an expression's) diagnostics as the public error.
-RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources);
+// A load's (or an expression's) diagnostics as the public error, with the
+// files the load read.
+RecordsError records_error(const std::vector<Diagnostic>& diagnostics, const SourceMap& sources,
+                           std::vector<std::filesystem::path> files = {});
 
 }  // namespace oprec::detail
