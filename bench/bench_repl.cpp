@@ -19,9 +19,9 @@ void BM_Repl_Query(benchmark::State& state) {
     const repl::Output output{out, err, false};
     repl::SessionOptions options;
     options.records = kRecords;
-    options.load.search_path = {kStdlib};
+    options.load.data_dir = OPREC_SOURCE_DIR;
     repl::Session session(options, output);
-    session.set_layer(layer(0));
+    session.start(std::string(OPREC_SOURCE_DIR "/examples/") + kLayers[0] + ".json", {}, {});
     const std::string query = kQueries[state.range(0)];
     for (auto _ : state) {
         out.str({});

@@ -2,8 +2,9 @@
 """The stages reach only backwards: each folder of src/ may include its own
 headers and those of the stages before it (CMakeLists.txt builds them in
 this order), never a later stage's. And the front doors stand on the public
-API: the command (src/cli) and the Python module (python/src) include no
-header of the engine's stages, but for the exceptions named below. Exits 1
+API: the command (src/cli), the REPL (src/repl) and the Python module
+(python/src) include no header of the engine's stages, but for the
+exceptions named below. Exits 1
 naming each include that breaks either rule."""
 import pathlib
 import re
@@ -25,7 +26,7 @@ FRONT_DOOR_EXCEPTIONS = {
     "cli/cmd_eval.cpp": {"api/debug.h"},
     "cli/cmd_calc.cpp": {"api/debug.h"},
     # The tools that stand on the checker load records through it: the
-    # linter, the language server, the REPL (src/repl), import and export.
+    # linter, the language server, import and export.
     "cli/load_options.h": {"check/loader.h"},
     "cli/cmd_convert.cpp": {"check/loader.h"},
 }
@@ -59,14 +60,13 @@ def sources(folder):
 
 
 def front_doors(root):
-    """Includes of the engine from src/cli and python/src, past the
-    exceptions; and exceptions no longer used. Direct includes only: a
-    front end's own folder (src/repl) may bring the engine with it, and
-    docs/architecture.md says which do."""
+    """Includes of the engine from src/cli, src/repl and python/src, past
+    the exceptions; and exceptions no longer used. Direct includes only:
+    the tools the command runs (src/lint, src/lsp) stand on the checker."""
     bad = []
     src = root / "src"
     used = set()
-    for folder in (src / "cli", root / "python" / "src"):
+    for folder in (src / "cli", src / "repl", root / "python" / "src"):
         for path in sources(folder):
             key = f"{folder.name}/{path.relative_to(folder).as_posix()}"
             allowed = FRONT_DOOR_EXCEPTIONS.get(key, set())

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "cli/load_options.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
 #include "diag/diagnostic.h"
@@ -87,13 +86,12 @@ int run(const ReplArgs& args) {
     const repl::Output out{std::cout, std::cerr, interactive && want_color()};
     repl::SessionOptions options;
     options.records = resolve_records(args.records);
-    options.load = load_options();
-    options.fit_records = records_options();
+    options.load = records_options();
     std::optional<repl::Session> session;
     try {
         session.emplace(options, out);
-    } catch (const LoadError& e) {
-        std::cerr << render_all(e.diagnostics(), e.sources(), out.color);
+    } catch (const RecordsError& e) {
+        std::cerr << render_problems(e, out.color);
         std::cerr << "oprec repl: the records do not load\n";
         return kCannotRun;
     }

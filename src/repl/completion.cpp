@@ -20,37 +20,25 @@ bool contains(const Names& names, std::string_view name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-Names slot_names(const Program& p) {
-    Names out;
-    for (const SlotInfo& s : p.slots) out.push_back(s.name);
-    return out;
-}
-
-Names record_names(const Program& p) {
-    Names out;
-    for (const RecordInfo& r : p.records) out.push_back(r.name);
-    return out;
-}
-
 // The names an expression may read.
-Names expression_names(const Program& p, const LayerDoc& layer) {
-    Names out = field_names(p, layer);
-    Names slots = slot_names(p);
-    out.insert(out.end(), slots.begin(), slots.end());
-    out.insert(out.end(), kContextValues.begin(), kContextValues.end());
+Names expression_names(const Records& r, const Layer& layer) {
+    Names out = layer.field_names();
+    out.insert(out.end(), r.slots().begin(), r.slots().end());
+    out.insert(out.end(), context_names().begin(), context_names().end());
     out.emplace_back("kv_shards");
     return out;
 }
 
 // The values a NAME= may take, where they are few.
-Names values_of(const Program& p, std::string_view name, bool switch_as_digit) {
+Names values_of(const Records& r, std::string_view name, bool switch_as_digit) {
     if (name == "node") return {"plain", "selective", "full"};
-    if (name == "all" || contains(p.switches, name)) return switch_as_digit ? Names{"0", "1"} : Names{"on", "off"};
+    if (name == "all" || contains(r.switches(), name)) return switch_as_digit ? Names{"0", "1"} : Names{"on", "off"};
     if (name == "cp_algo") return {"colossalai_cp", "hybrid_cp", "ulysses_cp"};
-    if (const FieldInfo* f = p.find_field(name)) {
+    for (const FieldDecl& f : r.schema()) {
+        if (f.name != name) continue;
         Names out;
-        if (contains(f->types, "bool")) out.insert(out.end(), {"true", "false"});
-        if (f->optional) out.push_back("none");
+        if (contains(f.types, "bool")) out.insert(out.end(), {"true", "false"});
+        if (f.optional) out.push_back("none");
         return out;
     }
     return {};
@@ -98,7 +86,7 @@ std::string common_prefix(const std::vector<std::string>& candidates) {
     return prefix;
 }
 
-Completion complete(const Program& p, const LayerDoc& layer, std::string_view text) {
+Completion complete(const Records& p, const Layer& layer, std::string_view text) {
     // The whole words before the cursor, then the one it is in.
     std::vector<std::string> words;
     std::size_t i = 0, word_start = text.size();
@@ -155,34 +143,34 @@ Completion complete(const Program& p, const LayerDoc& layer, std::string_view te
     };
 
     if (command == "set") {
-        Names names = field_names(p, layer);
-        names.insert(names.end(), kContextValues.begin(), kContextValues.end());
+        Names names = layer.field_names();
+        names.insert(names.end(), context_names().begin(), context_names().end());
         return assignment(std::move(names), false, "=");
     }
-    if (command == "context") return assignment(Names(kContextValues.begin(), kContextValues.end()), false, "=");
+    if (command == "context") return assignment(context_names(), false, "=");
     if (command == "diff") {
-        Names names = field_names(p, layer);
-        names.insert(names.end(), p.switches.begin(), p.switches.end());
+        Names names = layer.field_names();
+        names.insert(names.end(), p.switches().begin(), p.switches().end());
         names.emplace_back("node");
-        names.insert(names.end(), kContextValues.begin(), kContextValues.end());
+        names.insert(names.end(), context_names().begin(), context_names().end());
         return assignment(std::move(names), true, "=,");
     }
     if (command == "unset") {
         Names stated;
-        for (const auto& [name, v] : layer.fields.fields()) stated.push_back(name);
+        for (const auto& [name, v] : layer.fields()) stated.push_back(name);
         return finish(std::move(stated), word_start, partial, " ");
     }
     if (command == "switch") {
         if (partial.find('=') != std::string_view::npos) return assignment({}, false, "=");
         const std::string& previous = words.back();
-        if (args > 0 && (previous == "all" || contains(p.switches, previous)))
+        if (args > 0 && (previous == "all" || contains(p.switches(), previous)))
             return finish({"on", "off"}, word_start, partial, " ");
-        Names names = p.switches;
+        Names names = p.switches();
         names.push_back("all");
         return finish(std::move(names), word_start, partial, " ");
     }
     if (command == "node" && args == 0) return finish({"plain", "selective", "full"}, word_start, partial, " ");
-    if (command == "explain" && args == 0) return finish(slot_names(p), word_start, partial, " ");
+    if (command == "explain" && args == 0) return finish(p.slots(), word_start, partial, " ");
     if (command == "help" && args == 0) {
         Names names = command_names();
         names.insert(names.end(), {"SLOT", "EXPR"});
@@ -196,9 +184,9 @@ Completion complete(const Program& p, const LayerDoc& layer, std::string_view te
         if (partial.find('=') == std::string_view::npos) return finish(fit_option_names(), word_start, partial, "=");
     }
     if (find_command(command) != nullptr) return finish({}, word_start, partial, " ");
-    if (p.find_slot(command) && (args == 0 || words[1] == "only")) {
+    if (contains(p.slots(), command) && (args == 0 || words[1] == "only")) {
         if (args == 0) return finish({"only"}, word_start, partial, " ");
-        if (args == 1) return finish(record_names(p), word_start, partial, " ");
+        if (args == 1) return finish(p.ops(), word_start, partial, " ");
         return finish({}, word_start, partial, " ");
     }
     const std::size_t s = name_start();

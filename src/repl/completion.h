@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "check/program.h"
-#include "model/layer.h"
+#include "oprec/layer.h"
+#include "oprec/records.h"
 
 namespace oprec::repl {
 
@@ -19,7 +19,7 @@ struct Completion {
     std::string suffix = " ";             // what follows a candidate that is the only one
 };
 
-Completion complete(const Program& program, const LayerDoc& layer, std::string_view before_cursor);
+Completion complete(const Records& records, const Layer& layer, std::string_view before_cursor);
 
 // The longest text every candidate begins with.
 std::string common_prefix(const std::vector<std::string>& candidates);

@@ -4,47 +4,52 @@
 
 #include <fmt/format.h>
 
-#include "model/attention.h"
 #include "repl/layer_edit.h"
 #include "repl/output.h"
-#include "model/report.h"
 
 namespace oprec::repl {
 
 namespace {
 
-[[noreturn]] void unknown_name(std::string_view name, const Program& program, const LayerDoc& layer) {
-    std::vector<std::string> known = field_names(program, layer);
-    if (std::find(known.begin(), known.end(), name) != known.end())
-        throw EvalError(ErrorKind::MissingField,
-                        fmt::format("the layer has no field `{}` (state it: `set {}=...`)", name, name));
-    for (const SlotInfo& s : program.slots) known.push_back(s.name);
-    known.insert(known.end(), kContextValues.begin(), kContextValues.end());
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// An error for Expression::evaluate to raise at the name's place: it keeps
+// the kind and the reason, and names the kind itself.
+PricingError at_the_name(PricingError::Kind kind, const std::string& reason) {
+    return PricingError(kind, {}, reason, {}, reason);
+}
+
+[[noreturn]] void unknown_name(std::string_view name, const Records& records, const Layer& layer) {
+    std::vector<std::string> known = layer.field_names();
+    if (contains(known, name))
+        throw at_the_name(PricingError::Kind::MissingField,
+                          fmt::format("the layer has no field `{}` (state it: `set {}=...`)", name, name));
+    known.insert(known.end(), records.slots().begin(), records.slots().end());
+    known.insert(known.end(), context_names().begin(), context_names().end());
     known.emplace_back("kv_shards");
     const std::string note = did_you_mean(name, known);
-    throw EvalError(ErrorKind::UnboundName,
-                    fmt::format("no field, slot or value `{}`{}", name, note.empty() ? "" : " (" + note + ")"));
+    throw at_the_name(PricingError::Kind::UnboundName,
+                      fmt::format("no field, slot or value `{}`{}", name, note.empty() ? "" : " (" + note + ")"));
 }
 
 }  // namespace
 
-Value evaluate_on_layer(const CompiledExpr& expr, const RecordsEvaluator& records, const LayerDoc& layer) {
-    const Program& program = records.program();
-    const Bindings names = records.bind(layer);
-    return evaluate(expr, [&](std::string_view name) -> std::optional<Value> {
-        if (auto id = program.find_name(name)) return names.load(*id, 0);  // throws what reading it raises
-        if (is_context_value(name)) return layer.context.value(name);
-        if (name == "kv_shards") return kv_shards(layer.fields);
-        if (program.find_slot(name)) {
+Number evaluate_on_layer(const Expression& expr, const Records& records, const Layer& layer) {
+    return expr.evaluate([&](std::string_view name) -> std::optional<Number> {
+        // What a record reads, as it reads it (raising what reading it raises).
+        if (contains(records.names(), name) || is_context_name(name) || name == "kv_shards") return layer.read(name);
+        if (contains(records.slots(), name)) {
             try {
-                return records.slot_bytes(layer, name);
-            } catch (const EvalError& e) {
+                return layer.slot(name);
+            } catch (const PricingError& e) {
                 // Its place is in the records, not in this expression: say it in words.
-                throw EvalError(e.kind(), fmt::format("slot `{}`: {}", name, describe_error(e, &program.sources)));
+                throw at_the_name(e.kind(), fmt::format("slot `{}`: {}", name, e.what()));
             }
         }
-        if (layer.fields.contains(name)) return layer.fields.number(name);
-        unknown_name(name, program, layer);
+        if (layer.field(name)) return layer.read(name);
+        unknown_name(name, records, layer);
     });
 }
 

@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
-#include "model/field_check.h"
-#include "model/field_text.h"
 #include "repl/output.h"
-#include "value/text.h"
 
 namespace oprec::repl {
 
@@ -22,6 +20,8 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 }  // namespace
+
+bool is_context_name(std::string_view name) { return contains(context_names(), name); }
 
 std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_view text) {
     // Words, with `=` a word of its own, then NAME = VALUE triples.
@@ -52,104 +52,105 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_v
     return out;
 }
 
-std::vector<std::string> field_names(const Program& program, const LayerDoc& layer) {
-    return settable_fields(program, layer.fields);
-}
-
-void set_field(LayerDoc& layer, const Program& program, std::string_view name, std::string_view text) {
-    if (is_context_value(name)) return set_context(layer, name, text);
+void set_field(Layer& layer, const Records& records, std::string_view name, std::string_view text) {
+    if (is_context_name(name)) return set_context(layer, name, text);
     if (name == "kv_shards")
         throw CommandError("`kv_shards` is computed, not stated", "it follows from cp, cp_algo and n_linrec");
-    if (contains(program.switches, name))
+    if (contains(records.switches(), name))
         throw CommandError(fmt::format("`{}` is a switch, not a field", name),
                            fmt::format("`switch {} on|off`", name));
     if (name == "node") throw CommandError("`node` is the layer's kind, not a field", "`node plain|selective|full`");
-    const std::vector<std::string> known = field_names(program, layer);
+    const std::vector<std::string> known = layer.field_names();
     if (!contains(known, name)) {
         std::string note = did_you_mean(name, known);
         if (note.empty()) note = "a new field is declared in the records' schema (stdlib/fields.rec)";
         throw CommandError(fmt::format("unknown field `{}`", name), note);
     }
     if (text.empty()) throw CommandError(fmt::format("`{}=` needs a value", name), "a number, true/false, none or a string");
-    layer.fields.set(std::string(name), field_from_text(text));
+    try {
+        layer.set(name, parse_field(text));  // a type the schema does not allow is refused here
+    } catch (const LayerError& e) {
+        throw CommandError(e.what());
+    }
 }
 
-void unset_field(LayerDoc& layer, std::string_view name) {
-    if (layer.fields.erase(name)) return;
+void unset_field(Layer& layer, std::string_view name) {
+    if (!is_context_name(name) && layer.field(name)) {
+        layer.erase(name);
+        return;
+    }
     std::vector<std::string> stated;
-    for (const auto& [n, v] : layer.fields.fields()) stated.push_back(n);
+    for (const auto& [n, v] : layer.fields()) stated.push_back(n);
     std::string note = did_you_mean(name, stated);
     throw CommandError(fmt::format("the layer states no field `{}`", name), note);
 }
 
-void set_switch(LayerDoc& layer, const Program& program, std::string_view name, std::string_view state) {
+void set_switch(Layer& layer, const Records& records, std::string_view name, std::string_view state) {
     bool keep = false;
     if (state == "on" || state == "1" || state == "true" || state == "keep") keep = true;
     else if (state == "off" || state == "0" || state == "false" || state == "recompute") keep = false;
     else throw CommandError(fmt::format("a switch is on or off, not `{}`", state), "on (1) keeps the op's activations, off (0) recomputes them");
-    if (name != "all" && !contains(program.switches, name)) {
-        std::vector<std::string> known = program.switches;
+    if (name != "all" && !contains(records.switches(), name)) {
+        std::vector<std::string> known = records.switches();
         known.emplace_back("all");
         throw CommandError(fmt::format("unknown switch `{}`", name), did_you_mean(name, known));
     }
-    // The switches in force, then this one over them, as the context's (as `oprec eval --switch`).
-    SwitchMap merged = effective_switches(layer.context, layer.switches);
-    for (const std::string& s : program.switches)
-        if (name == "all" || s == name) merged[s] = Value::integer(keep ? 1 : 0);
-    layer.context.switches = std::move(merged);
+    for (const std::string& s : records.switches())
+        if (name == "all" || s == name) layer.set_switch(s, keep);
 }
 
-void set_node(LayerDoc& layer, std::string_view kind) {
-    if (kind == "plain" || kind == "none") layer.context.node = NodeKind::NotRec;
-    else if (kind == "selective") layer.context.node = NodeKind::SelRec;
-    else if (kind == "full") layer.context.node = NodeKind::FullRec;
-    else if (auto k = parse_node_kind(kind)) layer.context.node = *k;
-    else {
-        const std::vector<std::string> known{"plain", "selective", "full"};
-        std::string note = did_you_mean(kind, known);
-        if (note.empty()) note = "plain, selective or full";
-        throw CommandError(fmt::format("unknown node kind `{}`", kind), note);
-    }
+void set_node(Layer& layer, std::string_view kind) {
+    if (kind == "plain" || kind == "none") return layer.set_recompute(Recompute::None);
+    if (kind == "selective") return layer.set_recompute(Recompute::Selective);
+    if (kind == "full") return layer.set_recompute(Recompute::Full);
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
+        if (kind == recompute_name(r)) return layer.set_recompute(r);
+    const std::vector<std::string> known{"plain", "selective", "full"};
+    std::string note = did_you_mean(kind, known);
+    if (note.empty()) note = "plain, selective or full";
+    throw CommandError(fmt::format("unknown node kind `{}`", kind), note);
 }
 
-void set_context(LayerDoc& layer, std::string_view name, std::string_view text) {
-    std::optional<Value>* slot = layer.context.slot(name);
-    if (slot == nullptr) {
-        const std::vector<std::string> known(kContextValues.begin(), kContextValues.end());
-        std::string note = did_you_mean(name, known);
+void set_context(Layer& layer, std::string_view name, std::string_view text) {
+    if (!is_context_name(name)) {
+        std::string note = did_you_mean(name, context_names());
         if (note.empty()) note = "the context holds micro_factor and dropless_tok_factor";
         throw CommandError(fmt::format("no context value `{}`", name), note);
     }
     if (text == "none" || text == "None" || text == "null") {
-        slot->reset();
+        layer.set(name, Field(std::monostate{}));
         return;
     }
-    auto v = parse_value_text(text);
+    std::optional<Number> v;
+    try {
+        if (const Field f = parse_field(text); const Number* n = std::get_if<Number>(&f)) v = *n;
+    } catch (const LayerError& e) {  // an integer beyond 64 bits
+        throw CommandError(e.what());
+    }
     if (!v) throw CommandError(fmt::format("{} is a number, not `{}`", name, text));
-    *slot = *v;
+    layer.set(name, *v);
 }
 
-void apply_setting(LayerDoc& layer, const Program& program, std::string_view name, std::string_view value) {
+void apply_setting(Layer& layer, const Records& records, std::string_view name, std::string_view value) {
     if (name == "node") return set_node(layer, value);
-    if (name == "all" || contains(program.switches, name)) return set_switch(layer, program, name, value);
-    if (is_context_value(name)) return set_context(layer, name, value);
-    set_field(layer, program, name, value);
+    if (name == "all" || contains(records.switches(), name)) return set_switch(layer, records, name, value);
+    if (is_context_name(name)) return set_context(layer, name, value);
+    set_field(layer, records, name, value);
 }
 
-std::string_view node_word(NodeKind kind) {
+std::string_view node_word(Recompute kind) {
     switch (kind) {
-    case NodeKind::NotRec: return "plain";
-    case NodeKind::SelRec: return "selective";
-    case NodeKind::FullRec: return "full";
+    case Recompute::None: return "plain";
+    case Recompute::Selective: return "selective";
+    case Recompute::Full: return "full";
     }
     return "plain";
 }
 
-std::string switch_state(const LayerDoc& layer, std::string_view name) {
-    const SwitchMap& in_force = effective_switches(layer.context, layer.switches);
-    auto it = in_force.find(name);
-    if (it == in_force.end()) return "on (unstated)";
-    return it->second.truthy() ? "on" : "off";
+std::string switch_state(const Layer& layer, std::string_view name) {
+    const std::optional<bool> state = layer.switch_state(name);
+    if (!state) return "on (unstated)";
+    return *state ? "on" : "off";
 }
 
 namespace {
@@ -161,45 +162,34 @@ std::pair<std::string, std::string> split(const std::string& edit, const char* o
 }
 }  // namespace
 
-void apply_start_edits(LayerDoc& layer, const Program& program, const std::vector<std::string>& sets,
+void apply_start_edits(Layer& layer, const Records& records, const std::vector<std::string>& sets,
                        const std::vector<std::string>& switches) {
     for (const std::string& edit : sets) {
         auto [name, text] = split(edit, "--set");
-        if (const auto why = unknown_field(program, layer.fields, name))
+        if (const auto why = layer.unknown_field(name))
             throw std::invalid_argument(fmt::format("--set {}: {}", edit, *why));
-        if (is_context_value(name)) {  // micro_factor, dropless_tok_factor: the context's, as the REPL's `context` sets them
-            try {
-                set_context(layer, name, text);
-            } catch (const CommandError& e) {
-                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
-            } catch (const EvalError& e) {
-                throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
-            }
-            continue;
-        }
         try {
-            layer.fields.set(name, field_from_text(text));
-        } catch (const EvalError& e) {
+            if (is_context_name(name))  // micro_factor, dropless_tok_factor: as the REPL's `context` sets them
+                set_context(layer, name, text);
+            else
+                layer.set(name, parse_field(text));
+        } catch (const CommandError& e) {
+            throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
+        } catch (const LayerError& e) {
             throw std::invalid_argument(fmt::format("--set {}: {}", edit, e.what()));
         }
     }
-    if (switches.empty()) return;
-    // The switches in force, then these over them, as the context's.
-    SwitchMap merged = effective_switches(layer.context, layer.switches);
     for (const std::string& edit : switches) {
         auto [name, text] = split(edit, "--switch");
-        if (std::find(program.switches.begin(), program.switches.end(), name) == program.switches.end()) {
+        if (!contains(records.switches(), name)) {
             std::string msg = fmt::format("--switch {}: unknown switch `{}`", edit, name);
-            if (auto near = closest_name(name, program.switches)) msg += fmt::format(" (did you mean `{}`?)", *near);
+            if (auto near = closest_name(name, records.switches())) msg += fmt::format(" (did you mean `{}`?)", *near);
             throw std::invalid_argument(msg);
         }
         if (text != "0" && text != "1" && text != "true" && text != "false" && text != "on" && text != "off")
             throw std::invalid_argument(fmt::format("--switch {}: a switch is 0 or 1 (1 keeps the op's activations)", edit));
-        const bool keep = text == "1" || text == "true" || text == "on";
-        merged[name] = Value::integer(keep ? 1 : 0);
+        layer.set_switch(name, text == "1" || text == "true" || text == "on");
     }
-    layer.context.switches = std::move(merged);
 }
-
 
 }  // namespace oprec::repl

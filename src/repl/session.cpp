@@ -7,18 +7,17 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "diag/read_file.h"
-#include "eval/expression.h"
-#include "oprec/errors.h"
+#include "oprec/oprec.h"
 #include "repl/commands.h"
 #include "repl/expr_eval.h"
 #include "repl/fit_command.h"
 #include "repl/fit_report.h"
 #include "repl/layer_edit.h"
-#include "model/layer_json.h"
 #include "repl/reports.h"
 #include "repl/table.h"
-#include "value/format.h"
 #include "value/json_writer.h"
 
 namespace oprec::repl {
@@ -43,10 +42,23 @@ std::vector<std::string> split_words(std::string_view s) {
     return words;
 }
 
-// The records and the stamps of the files they came from, the stamps taken
-// before reading where the files were known, so an edit made meanwhile shows.
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Problems as the compiler writes them, coloured for a terminal.
+std::string rendered(const std::vector<Problem>& problems, bool color) {
+    std::string out;
+    for (const Problem& p : problems) out += color ? p.rendered_color : p.rendered;
+    return out;
+}
+
+// The records, or why they do not load, and the stamps of the files they
+// came from, the stamps taken before reading where the files were known, so
+// an edit made meanwhile shows.
 struct Loaded {
-    LoadResult result;
+    std::optional<Records> records;
+    std::optional<RecordsError> error;
     FileWatch watch;
 };
 
@@ -55,43 +67,49 @@ Loaded load(const SessionOptions& options, const FileWatch& previous) {
     known.push_back(options.records);
     FileWatch before;
     before.watch(known);
-    Loaded out{load_file(options.records, options.load), {}};
-    std::vector<fs::path> files = out.result.files;
+    Loaded out;
+    std::vector<fs::path> files;
+    try {
+        out.records = Records::load(options.records, options.load);
+        files = out.records->files();
+    } catch (const RecordsError& e) {
+        out.error = e;
+        files = e.files();
+    }
     files.push_back(options.records);  // watched also when it could not be read
     out.watch.watch(files, &before);
     return out;
-}
-
-void print_warnings(const LoadResult& r, const Output& out) {
-    if (!r.diagnostics.empty()) out.err << render_all(r.diagnostics, r.sources, out.color);
 }
 
 }  // namespace
 
 Session::Session(SessionOptions options, const Output& out) : options_(std::move(options)) {
     Loaded loaded = load(options_, watch_);
-    if (!loaded.result.program) throw LoadError(std::move(loaded.result.diagnostics), std::move(loaded.result.sources));
-    print_warnings(loaded.result, out);
-    adopt(std::move(*loaded.result.program));
+    (void)out;  // a load that succeeds has nothing to say: warnings are `oprec lint`'s
+    if (!loaded.records) throw *loaded.error;
+    records_ = std::move(loaded.records);
+    layer_ = records_->layer("{}", layer_name_);
     watch_ = std::move(loaded.watch);
-}
-
-void Session::adopt(Program program) {
-    auto next = std::make_unique<const Program>(std::move(program));
-    engine_ = std::make_unique<const RecordsEvaluator>(*next);
-    program_ = std::move(next);
 }
 
 bool Session::reload(const Output& out, const std::string& why) {
     Loaded loaded = load(options_, watch_);
     watch_ = std::move(loaded.watch);  // a failed load is not tried again until a file changes again
-    if (!loaded.result.program) {
-        out.err << render_all(loaded.result.diagnostics, loaded.result.sources, out.color);
+    if (!loaded.records) {
+        out.err << rendered(loaded.error->problems(), out.color);
         out.error(fmt::format("the records do not load ({}); keeping the records that last loaded", why));
         return false;
     }
-    print_warnings(loaded.result, out);
-    adopt(std::move(*loaded.result.program));
+    std::optional<Layer> rebound;  // the layer as it is, bound to the new records
+    try {
+        rebound = loaded.records->layer(layer_->document_json(-1), layer_name_);
+    } catch (const LayerError& e) {
+        out.error(fmt::format("the layer does not fit the new records: {}; keeping the records that last loaded",
+                              e.what()));
+        return false;
+    }
+    records_ = std::move(loaded.records);
+    layer_ = std::move(rebound);
     out.note(fmt::format("reloaded the records ({})", why));
     return true;
 }
@@ -110,7 +128,7 @@ bool Session::handle(std::string_view line, const Output& out) {
 }
 
 Completion Session::complete(std::string_view before_cursor) const {
-    return repl::complete(*program_, layer_, before_cursor);
+    return repl::complete(*records_, *layer_, before_cursor);
 }
 
 bool Session::execute(std::string_view line, const Output& out) {
@@ -125,15 +143,15 @@ bool Session::execute(std::string_view line, const Output& out) {
     } catch (const CommandError& e) {
         out.error(e.what());
         if (!e.note().empty()) out.note(e.note());
-    } catch (const EvalError& e) {
-        out.error(error_line(e, &program_->sources));
-        if (e.kind() == ErrorKind::MissingField) out.note("`set NAME=VALUE` states a field, `context NAME=VALUE` a context value; `show` prints the layer");
+    } catch (const PricingError& e) {
+        out.error(error_line(e));
+        if (e.kind() == PricingError::Kind::MissingField) out.note("`set NAME=VALUE` states a field, `context NAME=VALUE` a context value; `show` prints the layer");
     }
     return false;
 }
 
 bool Session::run(std::string_view word, std::string_view rest, const Output& out) {
-    const Program& p = *program_;
+    const Records& r = *records_;
     auto no_arguments = [&] {
         if (!rest.empty()) throw CommandError(fmt::format("`{}` takes no arguments", word), std::string(find_command(word)->usage));
     };
@@ -148,21 +166,21 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "set") {
         if (rest.empty()) {
-            const auto doc = layer_doc_json(layer_);
+            const auto doc = nlohmann::ordered_json::parse(layer_->document_json(-1));
             Table fields({false, false});
             for (const auto& [field, v] : doc["fields"].items()) fields.row({field, json_text(v)});
-            out.out << (layer_.fields.empty() ? "the layer states no fields\n" : fields.render());
+            out.out << (layer_->fields().empty() ? "the layer states no fields\n" : fields.render());
             return true;
         }
-        LayerDoc edited = layer_;
-        for (const auto& [field, value] : parse_assignments(rest)) set_field(edited, p, field, value);
+        Layer edited = *layer_;
+        for (const auto& [field, value] : parse_assignments(rest)) set_field(edited, r, field, value);
         layer_ = std::move(edited);
         return true;
     }
     if (name == "unset") {
         const auto words = split_words(rest);
         if (words.empty()) throw CommandError("`unset` needs a field's name", "unset NAME ...");
-        LayerDoc edited = layer_;
+        Layer edited = *layer_;
         for (const std::string& field : words) unset_field(edited, field);
         layer_ = std::move(edited);
         return true;
@@ -172,28 +190,31 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         const auto words = split_words(rest);
         if (words.size() > 1) throw CommandError("`node` takes one kind", "node plain|selective|full");
         if (words.empty()) {
-            out.out << fmt::format("{} ({})\n", node_word(layer_.context.node), node_kind_name(layer_.context.node));
+            out.out << fmt::format("{} ({})\n", node_word(layer_->recompute()), recompute_name(layer_->recompute()));
             return true;
         }
-        set_node(layer_, words[0]);
+        set_node(*layer_, words[0]);
         return true;
     }
     if (name == "context") {
         if (rest.empty()) {
-            const EvalContext& c = layer_.context;
-            out.out << fmt::format("micro_factor={} dropless_tok_factor={}\n",
-                                   c.micro_factor ? repr(*c.micro_factor) : "none",
-                                   c.dropless_tok_factor ? repr(*c.dropless_tok_factor) : "none");
+            auto value = [&](std::string_view name) {
+                const std::optional<Field> v = layer_->field(name);
+                const Number* n = v ? std::get_if<Number>(&*v) : nullptr;
+                return n != nullptr ? n->repr() : std::string("none");
+            };
+            out.out << fmt::format("micro_factor={} dropless_tok_factor={}\n", value("micro_factor"),
+                                   value("dropless_tok_factor"));
             return true;
         }
-        LayerDoc edited = layer_;
+        Layer edited = *layer_;
         for (const auto& [key, value] : parse_assignments(rest)) set_context(edited, key, value);
         layer_ = std::move(edited);
         return true;
     }
     if (name == "show") {
         no_arguments();
-        out.out << json_text(layer_doc_json(layer_), 2) << '\n';
+        out.out << layer_->document_json(2) << '\n';
         return true;
     }
     if (name == "load") {
@@ -203,19 +224,19 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "layer" || name == "ops" || name == "params") {
         no_arguments();
-        const Report r = name == "layer" ? layer_report(*engine_, layer_)
-                         : name == "ops" ? ops_report(*engine_, layer_)
-                                         : params_report(layer_);
-        out.out << r.text;
-        return r.ok;
+        const Report report = name == "layer" ? layer_report(r, *layer_)
+                              : name == "ops" ? ops_report(r, *layer_)
+                                              : params_report(*layer_);
+        out.out << report.text;
+        return report.ok;
     }
     if (name == "explain") {
         const auto words = split_words(rest);
         if (words.size() != 1) throw CommandError("`explain` takes one slot's name", "explain SLOT");
         check_slot(words[0]);
-        const Report r = explain_report(*engine_, layer_, words[0]);
-        out.out << r.text;
-        return r.ok;
+        const Report report = explain_report(r, *layer_, words[0]);
+        out.out << report.text;
+        return report.ok;
     }
     if (name == "diff") return diff_command(rest, out);
     if (name == "fit") return fit_command(rest, out);
@@ -228,7 +249,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         done_ = true;
         return true;
     }
-    if (p.find_slot(word)) {
+    if (contains(r.slots(), word)) {
         // `qkv`, `qkv only attMM`; an operator after a slot's name makes an expression (`qkv + score`).
         const auto words = split_words(rest);
         const bool keyword = !words.empty() && (words[0] == "if" || words[0] == "and" || words[0] == "or");
@@ -237,13 +258,16 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     // A name no field, slot or value has, alone or before another word: a
     // command, misspelt or unknown.
     const bool name_like = std::all_of(word.begin(), word.end(), is_name_char) || word.front() == ':';
-    const bool known_name = p.find_name(word) || p.find_field(word) || p.find_slot(word) ||
-                            layer_.fields.contains(word) || is_context_value(word) || word == "kv_shards";
+    const bool in_schema = std::any_of(r.schema().begin(), r.schema().end(),
+                                       [&](const FieldDecl& f) { return f.name == word; });
+    const bool known_name = contains(r.names(), word) || in_schema || contains(r.slots(), word) ||
+                            (!is_context_name(word) && layer_->field(word)) || is_context_name(word) ||
+                            word == "kv_shards";
     if (name_like && !known_name && (rest.empty() || is_name_char(rest.front()) || word.front() == ':')) {
         std::vector<std::string> known = command_names();
-        for (const SlotInfo& s : p.slots) known.push_back(s.name);
+        known.insert(known.end(), r.slots().begin(), r.slots().end());
         if (rest.empty()) {
-            const std::vector<std::string> fields = field_names(p, layer_);
+            const std::vector<std::string> fields = layer_->field_names();
             known.insert(known.end(), fields.begin(), fields.end());
         }
         const std::string note = did_you_mean(word, known);
@@ -255,36 +279,35 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
 }
 
 void Session::check_slot(std::string_view name) const {
-    if (program_->find_slot(name)) return;
-    std::vector<std::string> slots;
-    for (const SlotInfo& s : program_->slots) slots.push_back(s.name);
+    const std::vector<std::string>& slots = records_->slots();
+    if (contains(slots, name)) return;
     std::string note = did_you_mean(name, slots);
     throw CommandError(fmt::format("no slot `{}` in the records", name),
                        note.empty() ? fmt::format("the slots: {}", fmt::join(slots, ", ")) : note);
 }
 
 bool Session::switch_command(std::string_view rest, const Output& out) {
-    const Program& p = *program_;
+    const Records& r = *records_;
     const auto words = split_words(rest);
     if (words.empty()) {
         Table t({false, false, false});
         t.row({"switch", "state", "ops it drops"});
-        for (const std::string& s : p.switches) {
+        for (const std::string& s : r.switches()) {
             std::vector<std::string> ops;
-            for (const RecordInfo& r : p.records)
-                if (r.switch_id && p.switches[*r.switch_id] == s) ops.push_back(r.name);
-            t.row({s, switch_state(layer_, s), ops.empty() ? "(no op)" : fmt::format("{}", fmt::join(ops, ", "))});
+            for (const std::string& op : r.ops())
+                if (r.op_decl(op).switch_name == s) ops.push_back(op);
+            t.row({s, switch_state(*layer_, s), ops.empty() ? "(no op)" : fmt::format("{}", fmt::join(ops, ", "))});
         }
         out.out << t.render();
     } else {
-        LayerDoc edited = layer_;
+        Layer edited = *layer_;
         for (std::size_t i = 0; i < words.size(); ++i) {
             const std::string& w = words[i];
             const auto eq = w.find('=');
             if (eq != std::string::npos) {
-                set_switch(edited, p, w.substr(0, eq), w.substr(eq + 1));
+                set_switch(edited, r, w.substr(0, eq), w.substr(eq + 1));
             } else if (i + 1 < words.size()) {
-                set_switch(edited, p, w, words[i + 1]);
+                set_switch(edited, r, w, words[i + 1]);
                 ++i;
             } else {
                 throw CommandError(fmt::format("`switch {}` needs on or off", w), "switch NAME on|off");
@@ -292,38 +315,38 @@ bool Session::switch_command(std::string_view rest, const Output& out) {
         }
         layer_ = std::move(edited);
     }
-    if (layer_.context.node != NodeKind::SelRec)
+    if (layer_->recompute() != Recompute::Selective)
         out.note(fmt::format("switches take effect on a selective layer (`node selective`); this one is {}",
-                             node_word(layer_.context.node)));
+                             node_word(layer_->recompute())));
     return true;
 }
 
 bool Session::diff_command(std::string_view rest, const Output& out) {
-    const Program& p = *program_;
+    const Records& r = *records_;
     const auto sides = split_words(rest);
     if (sides.empty() || sides.size() > 2)
         throw CommandError("`diff` takes one or two settings", "diff softmax=0 softmax=1, diff t=4 t=8, diff cp=4");
-    auto apply = [&](LayerDoc layer, const std::string& side) {
+    auto apply = [&](Layer layer, const std::string& side) {
         std::stringstream parts(side);
         for (std::string setting; std::getline(parts, setting, ',');) {
             const auto eq = setting.find('=');
             if (eq == std::string::npos || eq == 0 || eq + 1 == setting.size())
                 throw CommandError(fmt::format("expected NAME=VALUE in `{}`", side), "diff softmax=0 softmax=1");
-            apply_setting(layer, p, setting.substr(0, eq), setting.substr(eq + 1));
+            apply_setting(layer, r, setting.substr(0, eq), setting.substr(eq + 1));
         }
         return layer;
     };
     const bool one = sides.size() == 1;
-    const LayerDoc a = one ? layer_ : apply(layer_, sides[0]);
-    const LayerDoc b = apply(layer_, sides[one ? 0 : 1]);
-    const Report r = diff_report(*engine_, a, one ? "the layer as it is" : sides[0], b, sides[one ? 0 : 1]);
-    out.out << r.text;
-    const bool switches_named = std::any_of(p.switches.begin(), p.switches.end(), [&](const std::string& s) {
+    const Layer a = one ? *layer_ : apply(*layer_, sides[0]);
+    const Layer b = apply(*layer_, sides[one ? 0 : 1]);
+    const Report report = diff_report(r, a, one ? "the layer as it is" : sides[0], b, sides[one ? 0 : 1]);
+    out.out << report.text;
+    const bool switches_named = std::any_of(r.switches().begin(), r.switches().end(), [&](const std::string& s) {
         return rest.find(s + "=") != std::string_view::npos || rest.find("all=") != std::string_view::npos;
     });
-    if (switches_named && (a.context.node != NodeKind::SelRec || b.context.node != NodeKind::SelRec))
+    if (switches_named && (a.recompute() != Recompute::Selective || b.recompute() != Recompute::Selective))
         out.note("switches take effect on a selective layer (`node selective`, or `node=selective` in a setting)");
-    return r.ok;
+    return report.ok;
 }
 
 bool Session::fit_command(std::string_view rest, const Output& out) {
@@ -331,7 +354,7 @@ bool Session::fit_command(std::string_view rest, const Output& out) {
     try {
         auto loaded = fit_records_.find(request.records);
         if (loaded == fit_records_.end()) {
-            RecordsOptions options = options_.fit_records;
+            RecordsOptions options = options_.load;
             options.profiles = "profiles.rec";
             const bool shipped = request.records == "calibrated" || request.records == "reference";
             loaded = fit_records_.emplace(request.records,
@@ -354,43 +377,41 @@ bool Session::fit_command(std::string_view rest, const Output& out) {
 }
 
 bool Session::slot_command(std::string_view slot, std::string_view rest, const Output& out) {
-    const Program& p = *program_;
+    const std::vector<std::string>& records = records_->ops();
     const auto words = split_words(rest);
     std::optional<std::string> only;
     if (!words.empty()) {
         if (words.size() != 2 || words[0] != "only")
             throw CommandError(fmt::format("expected `only OP` after the slot `{}`", slot), fmt::format("{} only attMM", slot));
-        if (!p.find_record(words[1])) {
-            std::vector<std::string> records;
-            for (const RecordInfo& r : p.records) records.push_back(r.name);
+        if (!contains(records, words[1])) {
             std::string note = did_you_mean(words[1], records);
             throw CommandError(fmt::format("no op or part `{}` in the records", words[1]),
                                note.empty() ? fmt::format("the ops and parts: {}", fmt::join(records, ", ")) : note);
         }
         only = words[1];
     }
-    const Report r = slot_report(*engine_, layer_, slot, only);
-    out.out << r.text;
-    return r.ok;
+    const Report report = slot_report(*records_, *layer_, slot, only);
+    out.out << report.text;
+    return report.ok;
 }
 
 bool Session::expression(std::string_view text, const Output& out) {
-    CompiledExpr expr;
+    std::optional<Expression> expr;
     try {
-        expr = compile_expression(std::string(text), "<input>");
-    } catch (const LoadError& e) {
-        out.err << render_all(e.diagnostics(), e.sources(), out.color);
+        expr = Expression::parse(std::string(text), "<input>");
+    } catch (const RecordsError& e) {
+        out.err << rendered(e.problems(), out.color);
         return false;
     }
     try {
-        out.out << repr(evaluate_on_layer(expr, *engine_, layer_)) << '\n';
+        out.out << evaluate_on_layer(*expr, *records_, *layer_).repr() << '\n';
         return true;
-    } catch (const EvalError& e) {
-        out.error(fmt::format("{} [{}]", e.what(), error_kind_name(e.kind())));
-        const Span& s = e.span();
-        if (s.known() && s.line == 1) {
-            out.err << "  " << text << "\n  " << std::string(s.col - 1, ' ') << std::string(std::max<std::uint32_t>(s.len, 1), '^')
-                    << '\n';
+    } catch (const PricingError& e) {
+        out.error(fmt::format("{} [{}]", e.reason(), e.kind_name()));
+        const Position& w = e.where();
+        if (w.line == 1) {
+            const std::uint32_t width = w.end_line == w.line && w.end_col > w.col ? w.end_col - w.col : 1;
+            out.err << "  " << text << "\n  " << std::string(w.col - 1, ' ') << std::string(width, '^') << '\n';
         }
         return false;
     }
@@ -398,12 +419,14 @@ bool Session::expression(std::string_view text, const Output& out) {
 
 void Session::start(const std::string& layer_file, const std::vector<std::string>& sets,
                     const std::vector<std::string>& switches) {
-    const LayerDoc before = layer_;  // all of it or none: a failed edit leaves the layer as it was
+    const Layer before = *layer_;  // all of it or none: a failed edit leaves the layer as it was
+    const std::string before_name = layer_name_;
     try {
         if (!layer_file.empty()) load_layer(layer_file);
-        apply_start_edits(layer_, *program_, sets, switches);
+        apply_start_edits(*layer_, *records_, sets, switches);
     } catch (...) {
         layer_ = before;
+        layer_name_ = before_name;
         throw;
     }
 }
@@ -413,8 +436,9 @@ void Session::load_layer(std::string_view file) {
     const std::optional<std::string> text = read_file_capped(std::string(file), kMaxDocumentBytes, why);
     if (!text) throw CommandError(fmt::format("cannot read `{}`: {}", file, why));
     try {
-        layer_ = parse_layer_doc_text(*text, file);
-    } catch (const LayerDocError& e) {
+        layer_ = records_->layer(*text, file);
+        layer_name_ = std::string(file);
+    } catch (const LayerError& e) {
         throw CommandError(e.what());
     }
 }

@@ -1,20 +1,17 @@
 // A REPL session: the records (reloaded as their files change), one layer
-// being edited, and the commands that query and edit them. Independent of
-// any terminal: lines in, text out, so scripts and tests drive it as a
-// person at a prompt does.
+// being edited, and the commands that query and edit them, all through the
+// public API (include/oprec). Independent of any terminal: lines in, text
+// out, so scripts and tests drive it as a person at a prompt does.
 #pragma once
 
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "check/loader.h"
-#include "model/layer.h"
-#include "model/evaluator.h"
+#include "oprec/layer.h"
 #include "oprec/records.h"
 #include "repl/completion.h"
 #include "repl/file_watch.h"
@@ -24,24 +21,25 @@ namespace oprec::repl {
 
 struct SessionOptions {
     std::filesystem::path records;
-    LoadOptions load;
-    // How `fit` loads the whole-rank records (data_dir, search path); the op
-    // profiles are added.
-    RecordsOptions fit_records = {};
+    // How the records load (the data dir, import folders); `fit` loads the
+    // whole-rank records the same way, with the op profiles.
+    RecordsOptions load = {};
 };
 
 class Session {
 public:
-    // Loads the records (printing any warnings to `out.err`); throws LoadError
-    // when they do not load: there is nothing yet to go on with.
+    // Loads the records; throws RecordsError when they do not load: there is
+    // nothing yet to go on with.
     Session(SessionOptions options, const Output& out);
 
-    const Program& program() const { return *program_; }
-    const LayerDoc& layer() const { return layer_; }
-    void set_layer(LayerDoc layer) { layer_ = std::move(layer); }
+    const Records& records() const { return *records_; }
+    const Layer& layer() const { return *layer_; }
+    // A layer of these records (Records::layer) to go on with.
+    void set_layer(Layer layer) { layer_ = std::move(layer); }
     // The layer to begin with (`oprec repl --layer F --set ... --switch ...`):
     // the document (none: an empty layer), then the edits over it. Throws
-    // std::invalid_argument (CommandError, for the file) naming what is wrong.
+    // std::invalid_argument (CommandError, for the file) naming what is
+    // wrong, the layer left as it was.
     void start(const std::string& layer_file, const std::vector<std::string>& sets,
                const std::vector<std::string>& switches);
 
@@ -69,13 +67,10 @@ private:
     void check_slot(std::string_view name) const;
 
     SessionOptions options_;
-    // The records that last loaded, and the engine pricing them: made once
-    // per load, kept for every command until the records reload.
-    void adopt(Program program);
-    std::unique_ptr<const Program> program_;
-    std::unique_ptr<const RecordsEvaluator> engine_;  // refers to *program_
+    std::optional<Records> records_;  // the records that last loaded
+    std::optional<Layer> layer_;      // bound to records_
+    std::string layer_name_ = "<layer>";  // the file it came from, for messages
     FileWatch watch_;                 // the files of the last load, good or bad
-    LayerDoc layer_;
     std::map<std::string, Records> fit_records_;  // by `records=` name, loaded once (again after :reload)
     bool done_ = false;
 };

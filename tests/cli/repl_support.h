@@ -10,8 +10,7 @@
 #include <vector>
 #include <algorithm>
 
-#include "golden/records_fixture.h"
-#include "model/layer.h"
+#include "oprec/oprec.h"
 #include "repl/session.h"
 
 namespace oprec::testing {
@@ -29,8 +28,9 @@ inline void write_text(const std::filesystem::path& p, const std::string& text) 
     std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
 }
 
-inline LayerDoc example_layer(const std::string& name) {
-    return parse_layer_doc_text(read_text(source_dir() / "examples" / name), name);
+// An example layer bound to the session's records.
+inline Layer example_layer(const repl::Session& s, const std::string& name) {
+    return s.records().layer_file(source_dir() / "examples" / name);
 }
 
 // What a session printed, to standard output and to standard error.
@@ -50,7 +50,9 @@ struct Captured {
 };
 
 inline repl::SessionOptions shipped_session(std::filesystem::path records = source_dir() / "records" / "op_records.rec") {
-    return {std::move(records), shipped_options()};
+    RecordsOptions options;
+    options.data_dir = source_dir();
+    return {std::move(records), options};
 }
 
 // The cells of the first row of a table whose first cells are `first`

@@ -14,7 +14,7 @@ using Names = std::vector<std::string>;
 struct Completer {
     Captured c;
     repl::Session s{shipped_session(), c.output};
-    Completer() { s.set_layer(example_layer("llama2-7b.json")); }
+    Completer() { s.set_layer(example_layer(s, "llama2-7b.json")); }
     // The line with its word completed as far as the candidates agree.
     std::string line(const std::string& text) {
         const repl::Completion k = s.complete(text);

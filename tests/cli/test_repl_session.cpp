@@ -7,16 +7,18 @@
 #include <fmt/format.h>
 
 #include "cli/repl_support.h"
-#include "model/evaluator.h"
+#include "value/arith.h"
 #include "value/bytes_text.h"
 #include "value/format.h"
+#include "value/numbers.h"
 
 using namespace oprec;
 using namespace oprec::testing;
 
 namespace {
 
-std::string bytes_line(const std::string& label, Value v) {
+std::string bytes_line(const std::string& label, Number n) {
+    const Value v = value_of(n);
     return fmt::format("{}  {} bytes  {}\n", label, exact_bytes(v), human_bytes(v.as_double()));
 }
 
@@ -40,22 +42,17 @@ std::string fails(repl::Session& s, Captured& c, const std::string& line) {
 TEST_CASE("repl: a slot's bytes are the evaluator's, to the bit", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    const RecordsEvaluator records(s.program());
     for (const char* name : {"llama2-7b.json", "mixtral-8x7b.json", "deepseek-v3-moe.json", "gqa-dense.json"}) {
         INFO(name);
-        const LayerDoc layer = example_layer(name);
+        const Layer layer = example_layer(s, name);
         s.set_layer(layer);
-        for (const SlotInfo& slot : s.program().slots) {
-            const std::string shown = ok(s, c, slot.name);
-            CHECK(shown.rfind(bytes_line(slot.name, records.slot_bytes(layer, slot.name)), 0) == 0);
-            SlotQuery only;
-            only.only = "attMM";
-            CHECK(ok(s, c, slot.name + " only attMM")
-                      .rfind(bytes_line(slot.name + " only attMM", records.slot_bytes(layer, slot.name, only)), 0) == 0);
+        for (const std::string& slot : s.records().slots()) {
+            const std::string shown = ok(s, c, slot);
+            CHECK(shown.rfind(bytes_line(slot, layer.slot(slot)), 0) == 0);
+            CHECK(ok(s, c, slot + " only attMM").rfind(bytes_line(slot + " only attMM", layer.slot(slot, "attMM")), 0) == 0);
         }
         // The layer's total: its parts' sum.
-        Value total = Value::integer(0);
-        for (const auto& [part, bytes] : records.layer_bytes(layer)) total = py::add(total, bytes);
+        const Value total = value_of(layer.total());
         CHECK(table_row(ok(s, c, "layer"), {"layer"}) ==
               std::vector<std::string>{"layer", exact_bytes(total), human_bytes(total.as_double())});
     }
@@ -64,43 +61,42 @@ TEST_CASE("repl: a slot's bytes are the evaluator's, to the bit", "[repl]") {
 TEST_CASE("repl: set, unset, switch, node and context change what is priced", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    const RecordsEvaluator records(s.program());
-    LayerDoc expected = example_layer("llama2-7b.json");
+    Layer expected = example_layer(s, "llama2-7b.json");
     s.set_layer(expected);
 
     ok(s, c, "set t=8 cp = 2 cp_algo=ulysses_cp");
-    expected.fields.set("t", Value::integer(8));
-    expected.fields.set("cp_algo", std::string("ulysses_cp"));
-    CHECK(ok(s, c, "qkv") == bytes_line("qkv", records.slot_bytes(expected, "qkv")));
+    expected.set("t", std::int64_t{8});
+    expected.set("cp", std::int64_t{2});
+    expected.set("cp_algo", Field(std::string("ulysses_cp")));
+    CHECK(ok(s, c, "qkv") == bytes_line("qkv", expected.slot("qkv")));
     CHECK(ok(s, c, "t") == "8\n");
 
     ok(s, c, "node selective");
     ok(s, c, "switch softmax off dropout=0");
-    expected.context.node = NodeKind::SelRec;
-    expected.context.switches = SwitchMap{{"softmax", Value::integer(0)}, {"dropout", Value::integer(0)}};
-    CHECK(ok(s, c, "score") == bytes_line("score", records.slot_bytes(expected, "score")));
-    CHECK(records.slot_bytes(expected, "score").as_double() < records.slot_bytes(example_layer("llama2-7b.json"), "score").as_double());
+    expected.set_recompute(Recompute::Selective);
+    expected.set_switch("softmax", false);
+    expected.set_switch("dropout", false);
+    CHECK(ok(s, c, "score") == bytes_line("score", expected.slot("score")));
+    CHECK(expected.slot("score").to_double() < example_layer(s, "llama2-7b.json").slot("score").to_double());
 
     ok(s, c, "switch all on");
-    const SwitchMap& on = *s.layer().context.switches;
-    CHECK(on.size() == s.program().switches.size());
-    CHECK(std::all_of(on.begin(), on.end(), [](const auto& sw) { return sw.second.truthy(); }));
+    for (const std::string& sw : s.records().switches()) CHECK(s.layer().switch_state(sw) == std::optional<bool>(true));
 
     ok(s, c, "context micro_factor=2 dropless_tok_factor=1.5");
-    CHECK(repr(*s.layer().context.micro_factor) == "2");
-    CHECK(repr(*s.layer().context.dropless_tok_factor) == "1.5");
+    CHECK(field_repr(*s.layer().field("micro_factor")) == "2");
+    CHECK(field_repr(*s.layer().field("dropless_tok_factor")) == "1.5");
     ok(s, c, "node full");
-    CHECK(s.layer().context.node == NodeKind::FullRec);
+    CHECK(s.layer().recompute() == Recompute::Full);
 
     ok(s, c, "unset n_qknorm");
-    CHECK_FALSE(s.layer().fields.contains("n_qknorm"));
+    CHECK_FALSE(s.layer().field("n_qknorm"));
     CHECK(ok(s, c, "n_qknorm") == "0\n");  // the records' default
 }
 
 TEST_CASE("repl: an edit with a mistake changes nothing", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    s.set_layer(example_layer("llama2-7b.json"));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
     const std::string before = ok(s, c, "show");
     CHECK(fails(s, c, "set t=8 tt=3").find("unknown field `tt`") != std::string::npos);
     CHECK(fails(s, c, "switch softmax off softmx off").find("did you mean `softmax`?") != std::string::npos);
@@ -113,7 +109,7 @@ TEST_CASE("repl: an edit with a mistake changes nothing", "[repl]") {
 TEST_CASE("repl: every mistake gets a message and the session goes on", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    s.set_layer(example_layer("llama2-7b.json"));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
     CHECK(fails(s, c, "explian qkv").find("unknown command `explian`") != std::string::npos);
     CHECK(fails(s, c, "qvk").find("did you mean `qkv`?") != std::string::npos);
     CHECK(fails(s, c, "explain qvk").find("no slot `qvk`") != std::string::npos);
@@ -134,15 +130,14 @@ TEST_CASE("repl: every mistake gets a message and the session goes on", "[repl]"
 TEST_CASE("repl: expressions read fields, defaults, context values and slots", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    const LayerDoc layer = example_layer("llama2-7b.json");
+    const Layer layer = example_layer(s, "llama2-7b.json");
     s.set_layer(layer);
-    const RecordsEvaluator records(s.program());
     CHECK(ok(s, c, "s * b * h / t") == "4194304.0\n");
     CHECK(ok(s, c, "-7 // 2") == "-4\n");
     CHECK(ok(s, c, "micro_factor + dropless_tok_factor") == "2\n");
     CHECK(ok(s, c, "kv_shards") == "1\n");
     CHECK(ok(s, c, "etp") == "1\n");  // a field no record reads
-    const Value qkv = records.slot_bytes(layer, "qkv"), score = records.slot_bytes(layer, "score");
+    const Value qkv = value_of(layer.slot("qkv")), score = value_of(layer.slot("score"));
     CHECK(ok(s, c, "qkv + score") == repr(py::add(qkv, score)) + "\n");
     CHECK(fails(s, c, "hx * 2").find("no field, slot or value `hx` (did you mean `h`?)") != std::string::npos);
     CHECK(fails(s, c, "v_head_dim * 2").find("the layer has no field `v_head_dim`") != std::string::npos);
@@ -151,7 +146,7 @@ TEST_CASE("repl: expressions read fields, defaults, context values and slots", "
 TEST_CASE("repl: explain shows the slot's text, its entries, total and bytes", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    s.set_layer(example_layer("llama2-7b.json"));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
     ok(s, c, "node selective");
     ok(s, c, "switch softmax off");
     const std::string text = ok(s, c, "explain score");
@@ -168,20 +163,19 @@ TEST_CASE("repl: explain shows the slot's text, its entries, total and bytes", "
 TEST_CASE("repl: diff prices the layer under each setting", "[repl]") {
     Captured c;
     repl::Session s(shipped_session(), c.output);
-    const LayerDoc base = example_layer("llama2-7b.json");
+    const Layer base = example_layer(s, "llama2-7b.json");
     s.set_layer(base);
-    const RecordsEvaluator records(s.program());
-    LayerDoc t8 = base;
-    t8.fields.set("t", Value::integer(8));
+    Layer t8 = base;
+    t8.set("t", std::int64_t{8});
     const std::string text = ok(s, c, "diff t=4 t=8");
-    const Value a = records.slot_bytes(base, "qkv"), b = records.slot_bytes(t8, "qkv");
+    const Value a = value_of(base.slot("qkv")), b = value_of(t8.slot("qkv"));
     CHECK(table_row(text, {"attention", "qkv"}) ==
           std::vector<std::string>{"attention", "qkv", exact_bytes(a), exact_bytes(b), exact_bytes(py::sub(b, a)),
                                    human_bytes(py::sub(b, a).as_double())});
     // Switches count only on a selective layer, and the REPL says so.
     ok(s, c, "diff softmax=0 softmax=1");
     CHECK(c.take_err().find("selective") != std::string::npos);
-    CHECK(s.layer().fields.find("t") != nullptr);
+    CHECK(s.layer().field("t"));
     CHECK(ok(s, c, "t") == "4\n");  // diff leaves the layer as it was
 }
 
@@ -192,7 +186,7 @@ TEST_CASE("repl: edited records reload and a broken edit keeps the last good rec
     write_text(records, original);
     Captured c;
     repl::Session s(shipped_session(records), c.output);
-    s.set_layer(example_layer("llama2-7b.json"));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
     CHECK(ok(s, c, "qkv") == "qkv  21,233,664 bytes  20.25 MiB\n");
 
     // attBMM keeps twice its elements: total 20736 -> 20992.
@@ -233,7 +227,7 @@ TEST_CASE("repl: a change to an imported file reloads too", "[repl]") {
     write_text(dir.path / "op_records.rec", read_text(source_dir() / "records" / "op_records.rec"));
     Captured c;
     repl::Session s(shipped_session(dir.path / "op_records.rec"), c.output);
-    s.set_layer(example_layer("llama2-7b.json"));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
     const std::string before = ok(s, c, "ffn");
     CHECK(before == "ffn  38,010,880 bytes  36.25 MiB\n");
 
@@ -253,5 +247,5 @@ TEST_CASE("repl: records that do not load at the start are an error", "[repl]") 
     TempDir dir;
     write_text(dir.path / "bad.rec", "slot qkv in attention {\n");
     Captured c;
-    CHECK_THROWS_AS(repl::Session(shipped_session(dir.path / "bad.rec"), c.output), LoadError);
+    CHECK_THROWS_AS(repl::Session(shipped_session(dir.path / "bad.rec"), c.output), RecordsError);
 }
