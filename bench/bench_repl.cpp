@@ -20,7 +20,7 @@ void BM_Repl_Query(benchmark::State& state) {
     repl::SessionOptions options;
     options.records = kRecords;
     options.load.data_dir = OPREC_SOURCE_DIR;
-    repl::Session session(options, output);
+    repl::Session session(options);
     session.start(std::string(OPREC_SOURCE_DIR "/examples/") + kLayers[0] + ".json", {}, {});
     const std::string query = kQueries[state.range(0)];
     for (auto _ : state) {

@@ -57,7 +57,8 @@ struct EntryBytes {
 };
 
 // One entry of a slot with the elements it gives on the layer, or the
-// error computing them raised, in its place.
+// error computing them raised, in its place (Layer::entry_elements: what
+// explaining a slot shows, where EntryBytes' entries() raises instead).
 struct EntryElements {
     std::string op;
     bool kept = false;                  // the layer's switches keep it
@@ -94,7 +95,8 @@ public:
 
     // ---- what the layer states -------------------------------------------------
     // A field (also the context's micro_factor and dropless_tok_factor).
-    // Throws LayerError for a type the schema does not allow.
+    // Throws LayerError for a string where the schema types a number (the
+    // one type the schema's check refuses; none and numbers are taken).
     void set(std::string_view field, Field value);
     void set(std::string_view field, Number value) { set(field, Field(value)); }
     void set(std::string_view field, std::int64_t value) { set(field, Number::integer(value)); }

@@ -107,6 +107,10 @@ public:
     // throws LayerError naming the place.
     Layer layer(std::string_view json_text, std::string_view source_name = "<layer>") const;
     Layer layer_file(const std::filesystem::path& path) const;
+    // The same layer (its fields, switches and context as they stand) bound
+    // to these records: a layer carried over a reload. Throws LayerError
+    // where these records' schema refuses a field's type.
+    Layer layer(const Layer& other) const;
 
     // The records as the reference's YAML (defaults, ops, parts, slots), as
     // `oprec export` writes it: what a reader of the reference's format (the

@@ -307,10 +307,13 @@ Named<Number> Layer::op(std::string_view op) const {
         const RecordsEvaluator& records = *s.records->evaluator;
         const RecordId record = records.record_id(op);
         const KeepMask& keep = records.only_mask(record);
+        // Every `when` first, as the reference's op bytes reads layer_slots:
+        // a `when` that raises raises here, whichever slots keep the op.
+        std::vector<std::uint8_t> held(p.slots.size(), 0);
+        for (SlotId id = 0; id < p.slots.size(); ++id) held[id] = slot_holds(p, id, s.prepared.names()) ? 1 : 0;
         Named<Number> out;
         for (SlotId id : records.keeping_slots(record))
-            if (slot_holds(p, id, s.prepared.names()))
-                out.emplace_back(p.slots[id].name, to_number(price_slot(p, id, s.prepared.names(), keep)));
+            if (held[id]) out.emplace_back(p.slots[id].name, to_number(price_slot(p, id, s.prepared.names(), keep)));
         return out;
     });
 }

@@ -1,6 +1,7 @@
 // Records: loading, the vocabulary, and making layers.
 #include <dlfcn.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -175,16 +176,24 @@ std::vector<std::uint32_t> slot_lines(const SourceFile& file, std::uint32_t head
 }
 
 // The condition of a slot's `when` as written, from its header line
-// (`slot NAME in PART when COND {`).
+// (`slot NAME in PART when COND {`, a comment after it aside); the whole
+// header line when the condition cannot be told apart, never nothing.
 std::optional<std::string> when_text(const Program& program, const SlotInfo& s) {
-    if (!s.when || !s.span.known()) return std::nullopt;
+    if (!s.when) return std::nullopt;
+    if (!s.span.known()) return std::string("?");
     std::string line(program.sources.file(s.span.file).line(s.span.line));
-    const auto at = line.find(" when ");
-    if (at == std::string::npos) return std::nullopt;
-    std::string cond = line.substr(at + 6);
-    if (auto brace = cond.rfind('{'); brace != std::string::npos) cond.resize(brace);
-    while (!cond.empty() && cond.back() == ' ') cond.pop_back();
-    return cond;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    const auto is_word = [&](std::size_t at) {
+        const auto name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+        return (at == 0 || !name(line[at - 1])) && (at + 4 >= line.size() || !name(line[at + 4]));
+    };
+    std::size_t at = line.find("when", s.span.col - 1 + s.span.len);
+    while (at != std::string::npos && !is_word(at)) at = line.find("when", at + 4);
+    std::string cond = at == std::string::npos ? line : line.substr(at + 4);
+    if (const auto brace = cond.rfind('{'); brace != std::string::npos) cond.resize(brace);
+    const auto first = cond.find_first_not_of(" \t");
+    const auto last = cond.find_last_not_of(" \t");
+    return first == std::string::npos ? line : cond.substr(first, last - first + 1);
 }
 
 }  // namespace
@@ -245,6 +254,16 @@ Layer Records::layer(std::string_view json_text, std::string_view source_name) c
         throw LayerError(e.what());
     }
     return detail::Access::layer(std::make_unique<detail::LayerState>(state_, std::string(source_name), std::move(doc)));
+}
+
+Layer Records::layer(const Layer& other) const {
+    const detail::LayerState& from = detail::Access::state(other);
+    try {
+        check_field_types(from.doc.fields, state_->program, from.source);
+    } catch (const LayerDocError& e) {
+        throw LayerError(e.what());
+    }
+    return detail::Access::layer(std::make_unique<detail::LayerState>(state_, from.source, from.doc));
 }
 
 Layer Records::layer_file(const fs::path& path) const {

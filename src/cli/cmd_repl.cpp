@@ -89,7 +89,7 @@ int run(const ReplArgs& args) {
     options.load = records_options();
     std::optional<repl::Session> session;
     try {
-        session.emplace(options, out);
+        session.emplace(options);
     } catch (const RecordsError& e) {
         std::cerr << render_problems(e, out.color);
         std::cerr << "oprec repl: the records do not load\n";

@@ -1,5 +1,5 @@
 // How the tools that stand on the checker itself load records: the linter,
-// the language server, the REPL, import and export. The standard library,
+// the language server, import and export. The standard library,
 // then OPREC_PATH's folders, as records_options() gives the public API.
 #pragma once
 

@@ -68,7 +68,7 @@ void set_field(Layer& layer, const Records& records, std::string_view name, std:
     }
     if (text.empty()) throw CommandError(fmt::format("`{}=` needs a value", name), "a number, true/false, none or a string");
     try {
-        layer.set(name, parse_field(text));  // a type the schema does not allow is refused here
+        layer.set(name, parse_field(text));  // a string where the schema types a number is refused here
     } catch (const LayerError& e) {
         throw CommandError(e.what());
     }

@@ -83,9 +83,8 @@ Loaded load(const SessionOptions& options, const FileWatch& previous) {
 
 }  // namespace
 
-Session::Session(SessionOptions options, const Output& out) : options_(std::move(options)) {
+Session::Session(SessionOptions options) : options_(std::move(options)) {
     Loaded loaded = load(options_, watch_);
-    (void)out;  // a load that succeeds has nothing to say: warnings are `oprec lint`'s
     if (!loaded.records) throw *loaded.error;
     records_ = std::move(loaded.records);
     layer_ = records_->layer("{}", layer_name_);
@@ -102,10 +101,10 @@ bool Session::reload(const Output& out, const std::string& why) {
     }
     std::optional<Layer> rebound;  // the layer as it is, bound to the new records
     try {
-        rebound = loaded.records->layer(layer_->document_json(-1), layer_name_);
+        rebound = loaded.records->layer(*layer_);
     } catch (const LayerError& e) {
-        out.error(fmt::format("the layer does not fit the new records: {}; keeping the records that last loaded",
-                              e.what()));
+        out.error(fmt::format("the layer does not fit the new records: {}; keeping the records that last loaded "
+                              "(`:reload` after changing the layer)", e.what()));
         return false;
     }
     records_ = std::move(loaded.records);

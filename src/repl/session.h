@@ -30,7 +30,7 @@ class Session {
 public:
     // Loads the records; throws RecordsError when they do not load: there is
     // nothing yet to go on with.
-    Session(SessionOptions options, const Output& out);
+    explicit Session(SessionOptions options);
 
     const Records& records() const { return *records_; }
     const Layer& layer() const { return *layer_; }

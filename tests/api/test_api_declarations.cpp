@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "oprec/oprec.h"
@@ -165,4 +166,39 @@ TEST_CASE("a PricingError a lookup throws is raised at the name's place", "[api]
         CHECK(e.where().col == 5);
         CHECK(e.where().end_col == 12);
     }
+}
+
+TEST_CASE("an op's bytes read every `when` first, as the reference's do", "[api]") {
+    const Records records = shipped();
+    Layer layer = llama(records);
+    layer.erase("n_exp");  // the ffn slots' `when`s read it
+    // attMM is kept in no ffn slot, yet its bytes raise: layer_slots runs first.
+    CHECK_THROWS_AS(layer.op("attMM"), PricingError);
+    CHECK_THROWS_AS(layer.held_slots(), PricingError);
+}
+
+TEST_CASE("a layer carried over to other records keeps what it states", "[api]") {
+    const Records records = shipped();
+    Layer layer = llama(records);
+    layer.set("h", Number::real(std::numeric_limits<double>::infinity()));  // not a JSON number
+    layer.set_recompute(Recompute::Selective);
+    layer.set_switch("softmax", false);
+    layer.set("micro_factor", std::int64_t{3});
+    const Layer carried = shipped().layer(layer);
+    CHECK(carried.document_json() == layer.document_json());
+    CHECK(carried.read("h")->repr() == "inf");
+    CHECK(carried.slot("score").identical(layer.slot("score")));
+}
+
+TEST_CASE("a slot's `when` as written, however the header is spelt", "[api]") {
+    std::string text = testing::read_text(OPREC_TEST_DATA "/../records/op_records.rec");
+    const std::string header = "slot router in ffn when n_exp != 1 {";
+    REQUIRE(text.find(header) != std::string::npos);
+    text.replace(text.find(header), header.size(), "slot router in ffn when(n_exp != 1){  # {a comment}");
+    testing::TempDir dir;
+    RecordsOptions options;
+    options.data_dir = OPREC_TEST_DATA "/..";
+    const Records records = Records::load(dir.write("op_records.rec", text), options);
+    CHECK(records.slot_decl("router").when == std::optional<std::string>("(n_exp != 1)"));
+    CHECK(records.slot_decl("routed").when == std::optional<std::string>("n_exp != 1"));
 }

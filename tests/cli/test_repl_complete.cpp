@@ -13,7 +13,7 @@ using Names = std::vector<std::string>;
 
 struct Completer {
     Captured c;
-    repl::Session s{shipped_session(), c.output};
+    repl::Session s{shipped_session()};
     Completer() { s.set_layer(example_layer(s, "llama2-7b.json")); }
     // The line with its word completed as far as the candidates agree.
     std::string line(const std::string& text) {

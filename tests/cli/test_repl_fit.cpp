@@ -44,7 +44,7 @@ std::string fails(repl::Session& s, Captured& c, const std::string& line) {
 
 TEST_CASE("repl: fit prints the table oprec fit prints", "[repl][fit]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     const std::pair<std::string, std::string> cases[] = {
         {"tp=2 pp=2 gbs=64", "--tp 2 --pp 2 --gbs 64"},
         {"gpus=8 tp=8 seq=4096 recompute=full dtype=bf16 records=reference",
@@ -70,7 +70,7 @@ TEST_CASE("repl: fit prints the table oprec fit prints", "[repl][fit]") {
 
 TEST_CASE("repl: fit names the option it cannot take", "[repl][fit]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     CHECK(fails(s, c, "fit").find("`fit` needs a Hugging Face config.json") != std::string::npos);
     CHECK(fails(s, c, "fit tp=2").find("`fit` needs a Hugging Face config.json") != std::string::npos);
     const std::string typo = fails(s, c, "fit " + kLlama + " tpp=2");
@@ -90,7 +90,7 @@ TEST_CASE("repl: fit names the option it cannot take", "[repl][fit]") {
 
 TEST_CASE("repl: fit completes its options", "[repl][fit]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     const repl::Completion k = s.complete("fit config.json tp=2 recompute_m");
     REQUIRE(k.candidates == std::vector<std::string>{"recompute_method"});
     CHECK(k.suffix == "=");

@@ -41,7 +41,7 @@ std::string fails(repl::Session& s, Captured& c, const std::string& line) {
 
 TEST_CASE("repl: a slot's bytes are the evaluator's, to the bit", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     for (const char* name : {"llama2-7b.json", "mixtral-8x7b.json", "deepseek-v3-moe.json", "gqa-dense.json"}) {
         INFO(name);
         const Layer layer = example_layer(s, name);
@@ -60,7 +60,7 @@ TEST_CASE("repl: a slot's bytes are the evaluator's, to the bit", "[repl]") {
 
 TEST_CASE("repl: set, unset, switch, node and context change what is priced", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     Layer expected = example_layer(s, "llama2-7b.json");
     s.set_layer(expected);
 
@@ -95,7 +95,7 @@ TEST_CASE("repl: set, unset, switch, node and context change what is priced", "[
 
 TEST_CASE("repl: an edit with a mistake changes nothing", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     s.set_layer(example_layer(s, "llama2-7b.json"));
     const std::string before = ok(s, c, "show");
     CHECK(fails(s, c, "set t=8 tt=3").find("unknown field `tt`") != std::string::npos);
@@ -108,7 +108,7 @@ TEST_CASE("repl: an edit with a mistake changes nothing", "[repl]") {
 
 TEST_CASE("repl: every mistake gets a message and the session goes on", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     s.set_layer(example_layer(s, "llama2-7b.json"));
     CHECK(fails(s, c, "explian qkv").find("unknown command `explian`") != std::string::npos);
     CHECK(fails(s, c, "qvk").find("did you mean `qkv`?") != std::string::npos);
@@ -129,7 +129,7 @@ TEST_CASE("repl: every mistake gets a message and the session goes on", "[repl]"
 
 TEST_CASE("repl: expressions read fields, defaults, context values and slots", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     const Layer layer = example_layer(s, "llama2-7b.json");
     s.set_layer(layer);
     CHECK(ok(s, c, "s * b * h / t") == "4194304.0\n");
@@ -145,7 +145,7 @@ TEST_CASE("repl: expressions read fields, defaults, context values and slots", "
 
 TEST_CASE("repl: explain shows the slot's text, its entries, total and bytes", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     s.set_layer(example_layer(s, "llama2-7b.json"));
     ok(s, c, "node selective");
     ok(s, c, "switch softmax off");
@@ -162,7 +162,7 @@ TEST_CASE("repl: explain shows the slot's text, its entries, total and bytes", "
 
 TEST_CASE("repl: diff prices the layer under each setting", "[repl]") {
     Captured c;
-    repl::Session s(shipped_session(), c.output);
+    repl::Session s(shipped_session());
     const Layer base = example_layer(s, "llama2-7b.json");
     s.set_layer(base);
     Layer t8 = base;
@@ -185,7 +185,7 @@ TEST_CASE("repl: edited records reload and a broken edit keeps the last good rec
     const std::string original = read_text(source_dir() / "records" / "op_records.rec");
     write_text(records, original);
     Captured c;
-    repl::Session s(shipped_session(records), c.output);
+    repl::Session s(shipped_session(records));
     s.set_layer(example_layer(s, "llama2-7b.json"));
     CHECK(ok(s, c, "qkv") == "qkv  21,233,664 bytes  20.25 MiB\n");
 
@@ -226,7 +226,7 @@ TEST_CASE("repl: a change to an imported file reloads too", "[repl]") {
         write_text(dir.path / f, read_text(source_dir() / "stdlib" / f));
     write_text(dir.path / "op_records.rec", read_text(source_dir() / "records" / "op_records.rec"));
     Captured c;
-    repl::Session s(shipped_session(dir.path / "op_records.rec"), c.output);
+    repl::Session s(shipped_session(dir.path / "op_records.rec"));
     s.set_layer(example_layer(s, "llama2-7b.json"));
     const std::string before = ok(s, c, "ffn");
     CHECK(before == "ffn  38,010,880 bytes  36.25 MiB\n");
@@ -247,5 +247,33 @@ TEST_CASE("repl: records that do not load at the start are an error", "[repl]") 
     TempDir dir;
     write_text(dir.path / "bad.rec", "slot qkv in attention {\n");
     Captured c;
-    CHECK_THROWS_AS(repl::Session(shipped_session(dir.path / "bad.rec"), c.output), RecordsError);
+    CHECK_THROWS_AS(repl::Session(shipped_session(dir.path / "bad.rec")), RecordsError);
+}
+
+TEST_CASE("repl: a `when` that raises fails ops as it fails layer", "[repl]") {
+    Captured c;
+    repl::Session s(shipped_session());
+    s.set_layer(example_layer(s, "llama2-7b.json"));
+    ok(s, c, "unset n_exp");
+    const std::string layer = fails(s, c, "layer");
+    CHECK(layer.find("n_exp") != std::string::npos);
+    CHECK_FALSE(s.handle("ops", c.output));
+    const std::string ops = c.take_out();
+    // Every op's row is an error, not priced past the `when` that raised.
+    CHECK(table_row(ops, {"attMM"}) == std::vector<std::string>{"attMM", "-", "error"});
+    CHECK(ops.find("error: attMM: ") != std::string::npos);  // the errors under the table
+    CHECK(ops.find("n_exp") != std::string::npos);
+}
+
+TEST_CASE("repl: a layer with a non-finite field survives a reload", "[repl]") {
+    TempDir dir;
+    const auto records = dir.path / "op_records.rec";
+    write_text(records, read_text(source_dir() / "records" / "op_records.rec"));
+    Captured c;
+    repl::Session s(shipped_session(records));
+    s.set_layer(example_layer(s, "llama2-7b.json"));
+    ok(s, c, "set h=inf");
+    CHECK(ok(s, c, ":reload").empty());
+    CHECK(c.take_err().find("reloaded the records (on request)") != std::string::npos);
+    CHECK(ok(s, c, "h") == "inf\n");
 }
