@@ -196,17 +196,21 @@ std::optional<std::string> when_text(const Program& program, const SlotInfo& s) 
     return first == std::string::npos ? line : cond.substr(first, last - first + 1);
 }
 
+// f()'s id, an unknown name raising as the public PricingError.
+template <class F>
+auto found(const Program& p, F&& f) {
+    try {
+        return f();
+    } catch (const EvalError& e) {
+        throw detail::pricing_error(e, p.sources);
+    }
+}
+
 }  // namespace
 
 SlotDecl Records::slot_decl(std::string_view slot) const {
     const Program& p = state_->program;
-    SlotId id = 0;
-    try {
-        id = state_->evaluator->slot_id(slot);
-    } catch (const EvalError& e) {
-        throw detail::pricing_error(e, p.sources);
-    }
-    const SlotInfo& s = p.slots[id];
+    const SlotInfo& s = p.slots[found(p, [&] { return state_->evaluator->slot_id(slot); })];
     SlotDecl out;
     out.name = s.name;
     out.part = p.layer_parts[s.layer_part];
@@ -225,13 +229,7 @@ SlotDecl Records::slot_decl(std::string_view slot) const {
 
 OpDecl Records::op_decl(std::string_view op) const {
     const Program& p = state_->program;
-    RecordId id = 0;
-    try {
-        id = state_->evaluator->record_id(op);
-    } catch (const EvalError& e) {
-        throw detail::pricing_error(e, p.sources);
-    }
-    const RecordInfo& r = p.records[id];
+    const RecordInfo& r = p.records[found(p, [&] { return state_->evaluator->record_id(op); })];
     OpDecl out{r.name, std::nullopt, std::nullopt};
     if (r.switch_id) out.switch_name = p.switches[*r.switch_id];
     if (r.part_of) out.part_of = p.records[*r.part_of].name;

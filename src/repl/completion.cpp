@@ -7,6 +7,7 @@
 #include "repl/commands.h"
 #include "repl/fit_command.h"
 #include "repl/layer_edit.h"
+#include "repl/output.h"
 
 namespace oprec::repl {
 
@@ -16,9 +17,6 @@ using Names = std::vector<std::string>;
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == ':'; }
-bool contains(const Names& names, std::string_view name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 // The names an expression may read.
 Names expression_names(const Records& r, const Layer& layer) {

@@ -11,10 +11,6 @@ namespace oprec::repl {
 
 namespace {
 
-bool contains(const std::vector<std::string>& names, std::string_view name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // An error for Expression::evaluate to raise at the name's place: it keeps
 // the kind and the reason, and names the kind itself.
 PricingError at_the_name(PricingError::Kind kind, const std::string& reason) {

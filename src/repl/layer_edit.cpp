@@ -13,10 +13,6 @@ namespace oprec::repl {
 
 namespace {
 
-bool contains(const std::vector<std::string>& names, std::string_view name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 }  // namespace

@@ -1,10 +1,16 @@
 #include "repl/output.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
 
 namespace oprec::repl {
+
+bool contains(const std::vector<std::string>& known, std::string_view name) {
+    return std::find(known.begin(), known.end(), name) != known.end();
+}
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& known) {
     std::optional<std::string> near = closest_name(name, known);

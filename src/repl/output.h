@@ -13,6 +13,8 @@ namespace oprec::repl {
 // "did you mean `x`?" for the known name nearest `name` (by edit distance,
 // or the only one it begins), else "".
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& known);
+// Whether `name` is one of `known`.
+bool contains(const std::vector<std::string>& known, std::string_view name);
 
 struct Output {
     std::ostream& out;

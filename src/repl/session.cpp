@@ -42,10 +42,6 @@ std::vector<std::string> split_words(std::string_view s) {
     return words;
 }
 
-bool contains(const std::vector<std::string>& names, std::string_view name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // Problems as the compiler writes them, coloured for a terminal.
 std::string rendered(const std::vector<Problem>& problems, bool color) {
     std::string out;
@@ -365,7 +361,7 @@ bool Session::fit_command(std::string_view rest, const Output& out) {
         out.out << fit_text(r, request.config, records.source(), "`oprec fit --format json` lists every one");
         return true;
     } catch (const RecordsError& e) {
-        for (const Problem& p : e.problems()) out.err << (out.color ? p.rendered_color : p.rendered);
+        out.err << rendered(e.problems(), out.color);
         out.error(fmt::format("the records `{}` do not load", request.records));
     } catch (const LayerError& e) {
         out.error(e.what());
