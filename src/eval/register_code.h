@@ -364,8 +364,9 @@ struct RegisterPin {
 // The passes, a header each: register_compile.h (compile_registers, the
 // untyped code from a program), register_types.h (specialise: typed for
 // one layer), register_pin.h (pin_branches), register_fuse.h (fuse_pairs),
-// register_run.h (thread_registers, run_registers); register_edit.h and
-// register_flow.h hold what they share.
+// register_run.h (thread_registers, run_registers); register_meaning.h
+// (what each op computes, for the run, the pins and the typing),
+// register_edit.h and register_flow.h hold what they share.
 struct RegisterCode {
     std::vector<RInstr> instrs;
     std::uint32_t names = 0;      // cells [0, names): the bound names, by NameId, copied in each run

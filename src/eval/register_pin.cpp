@@ -25,6 +25,7 @@
 #include "eval/register_code.h"
 #include "eval/register_edit.h"
 #include "eval/register_flow.h"
+#include "eval/register_meaning.h"
 #include "eval/register_pin.h"
 
 namespace oprec {
@@ -40,62 +41,80 @@ constexpr std::size_t kMaxStateCells = std::size_t(1) << 20;
 
 bool writes_cell(ROp op) { return writes_value(op); }
 
-Value arith(ROp op, Value a, Value b) {
-    switch (op) {
-    case ROp::Add: return py::add(a, b);
-    case ROp::Sub: return py::sub(a, b);
-    case ROp::Mul: return py::mul(a, b);
-    case ROp::Div: return py::truediv(a, b);
-    case ROp::FloorDiv: return py::floordiv(a, b);
-    case ROp::Mod: return py::mod(a, b);
-    default: return py::pow(a, b);
-    }
-}
-// The Add..Div an X, Y or sum op does (rop_info's does).
+// The Add..Pow an X, Y or sum op does (rop_info's does).
 ROp plain(ROp op) { return rop_info(op).does; }
+
+// register_meaning.h's domain for the walk: a value known ahead or not,
+// with the exact arithmetic; an operation on one not known is not known
+// (a select, where its test is known, is the value it picks).
+struct KnownDomain {
+    using V = Known;
+    template <ROp base>
+    static Known arith(const Known& a, const Known& b) {
+        if (!a || !b) return std::nullopt;
+        return ExactDomain::arith<base>(*a, *b);
+    }
+    static Known neg(const Known& a) { return a ? Known(py::neg(*a)) : std::nullopt; }
+    static Known pos(const Known& a) { return a ? Known(py::pos(*a)) : std::nullopt; }
+    static Known logical_not(const Known& a) { return a ? Known(ExactDomain::logical_not(*a)) : std::nullopt; }
+    static Known compare(py::CmpOp cmp, const Known& a, const Known& b) {
+        return a && b ? Known(ExactDomain::compare(cmp, *a, *b)) : std::nullopt;
+    }
+    static Known better(py::CmpOp cmp, const Known& first, const Known& second) {
+        return first && second ? Known(ExactDomain::better(cmp, *first, *second)) : std::nullopt;
+    }
+    static Known select(const Known& c, const Known& t, const Known& f) {
+        if (!c) return std::nullopt;
+        return c->truthy() ? t : f;
+    }
+    static Known copy(const Known& a) { return a; }
+    static Known zero() { return Value::integer(0); }
+    static Known unknown() { return std::nullopt; }
+    // Tests: read where what they test is known.
+    static bool truth(const Known& a) { return ExactDomain::truth(*a); }
+    static bool test(py::CmpOp cmp, const Known& a, const Known& b) { return ExactDomain::test(cmp, *a, *b); }
+};
+
+// An instruction's operands in the walk's state (an operand it does not
+// read: not known).
+struct KnownOperands {
+    const RInstr& in;
+    const std::vector<Known>& k;
+    const Known& last;
+    static constexpr Known kUnread{};
+    const Known& cell(std::uint16_t at) const { return at < k.size() ? k[at] : kUnread; }
+    const Known& at(unsigned field) const {
+        switch (field) {
+        case kReadsLast: return last;
+        case kReadsX: return cell(in.x);
+        case kReadsY: return cell(in.y);
+        case kReadsZ: return cell(in.z);
+        default: return kUnread;
+        }
+    }
+    const Known& a() const { return at(operand_fields(in.op).field[0]); }
+    const Known& b() const { return at(operand_fields(in.op).field[1]); }
+    const Known& c() const { return at(operand_fields(in.op).field[2]); }
+    const Known& dst() const { return cell(in.dst); }
+};
 
 // What an untyped value-writing instruction writes, where what it reads is
 // known and the exact arithmetic does not raise.
 Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last) {
-    const auto all = [](std::initializer_list<const Known*> known) {
-        return std::all_of(known.begin(), known.end(), [](const Known* v) { return v->has_value(); });
-    };
-    const Known& x = in.x < k.size() ? k[in.x] : k.front();
-    const Known& y = in.y < k.size() ? k[in.y] : k.front();
     try {
-        switch (in.op) {
-        case ROp::Move: return x;
-        case ROp::Add: case ROp::Sub: case ROp::Mul: case ROp::Div: case ROp::FloorDiv: case ROp::Mod: case ROp::Pow:
-            if (!all({&x, &y})) return std::nullopt;
-            return arith(in.op, *x, *y);
-        case ROp::Neg: return x ? Known(py::neg(*x)) : std::nullopt;
-        case ROp::Pos: return x ? Known(py::pos(*x)) : std::nullopt;
-        case ROp::Not: return x ? Known(Value::boolean(!x->truthy())) : std::nullopt;
-        case ROp::Cmp: return all({&x, &y}) ? Known(Value::boolean(py::compare(in.cmp, *x, *y))) : std::nullopt;
-        case ROp::Max2: case ROp::Min2:
-            if (!all({&x, &y})) return std::nullopt;  // the first of equal ones; NaN never replaces
-            return py::compare(in.op == ROp::Max2 ? py::CmpOp::Gt : py::CmpOp::Lt, *y, *x) ? *y : *x;
-        case ROp::Select:
-            if (!x) return std::nullopt;
-            return x->truthy() ? y : k[in.z];
-        case ROp::AddX: case ROp::SubX: case ROp::MulX: case ROp::DivX:
-            return all({&last, &y}) ? Known(arith(plain(in.op), *last, *y)) : std::nullopt;
-        case ROp::AddY: case ROp::SubY: case ROp::MulY: case ROp::DivY:
-            return all({&x, &last}) ? Known(arith(plain(in.op), *x, *last)) : std::nullopt;
-        case ROp::MulMulX: case ROp::MulDivX: case ROp::DivMulX: case ROp::DivDivX: {
-            if (!all({&last, &x, &y})) return std::nullopt;
-            return arith(rop_info(in.op).does, arith(rop_info(in.op).first, *last, *x), *y);
-        }
-        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: case ROp::SumDiv: {
-            const Known& sum = k[in.dst];
-            if (!all({&sum, &x, &y})) return std::nullopt;
-            return py::add(*sum, arith(plain(in.op), *x, *y));
-        }
-        default: return std::nullopt;
-        }
+        const KnownOperands o{in, k, last};
+        return visit_untyped(in.op, [&](auto op) -> Known {
+            return computed<decltype(op)::value>(KnownDomain{}, o.a(), o.b(), o.c(), o.dst(), in.cmp);
+        });
     } catch (const EvalError&) {
         return std::nullopt;  // the run meets it; nothing is decided on it
     }
+}
+
+// Whether a test whose operands are known holds (register_meaning.h's test_result).
+bool known_result(const RInstr& in, const std::vector<Known>& k) {
+    const KnownOperands o{in, k, KnownOperands::kUnread};
+    return visit_untyped(in.op, [&](auto op) { return test_result<decltype(op)::value>(KnownDomain{}, o.a(), o.b(), in.cmp); });
 }
 
 // Where the walk's state keeps what is not a cell: after the cells, each
@@ -348,9 +367,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         if (known_test) {
             const Value a = *state[t[0]];
             switch (in.op) {
-            case ROp::JumpIfFalse: jump = !a.truthy(); break;
-            case ROp::JumpIfTrue: jump = a.truthy(); break;
-            case ROp::JumpUnlessCmp: jump = !py::compare(in.cmp, a, *state[t[1]]); break;
+            case ROp::JumpIfFalse: case ROp::JumpIfTrue: case ROp::JumpUnlessCmp: jump = known_result(in, state); break;
             case ROp::SkipUnlessHeld: jump = !a.truthy(); break;
             case ROp::Memo: jump = a.truthy(); break;  // computed before on every path, or on none
             default: break;  // Select
@@ -381,7 +398,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
         case ROp::HeldCmp:
             state[cells + in.dst].reset();
             if (state[in.x] && state[in.y]) {
-                const bool holds = py::compare(in.cmp, *state[in.x], *state[in.y]);
+                const bool holds = known_result(in, state);
                 state[cells + in.dst] = Value::boolean(holds);
                 decided.push_back(in.x), decided.push_back(in.y);
                 if (holds) held_known.push_back(i);
@@ -389,7 +406,7 @@ std::vector<RegisterPin> pin_branches(RegisterCode& code, const Value* names, co
             break;
         case ROp::Held:
             state[cells + in.x].reset();
-            if (state[in.y]) state[cells + in.x] = Value::boolean(state[in.y]->truthy());
+            if (state[in.y]) state[cells + in.x] = Value::boolean(known_result(in, state));
             break;
         case ROp::Store: state[cells + in.x] = Value::boolean(true); break;
         case ROp::MulStore: case ROp::DivStore: state[cells + in.dst] = Value::boolean(true); break;

@@ -11,6 +11,7 @@
 
 #include "code/fast_arith.h"
 #include "eval/register_code.h"
+#include "eval/register_meaning.h"
 #include "eval/pricing.h"
 #include "eval/register_run.h"
 
@@ -79,6 +80,59 @@ inline Value unary(Value (*op)(Value), Value a) { return a.type == kUnbound ? a 
 // Python's max/min of two: the first of equal candidates; NaN never replaces.
 Value better_of(py::CmpOp better, Value first, Value second) {
     return copy_of(run::compare(better, second, first) ? second : first);
+}
+
+// register_meaning.h's domain for the run: the fast arithmetic on values.
+// Copies go field by field (copy_of).
+struct RunDomain {
+    using V = Value;
+    template <ROp base>
+    [[gnu::always_inline]] static Value arith(Value a, Value b) {
+        if constexpr (base == ROp::Add) return run::add(a, b);
+        else if constexpr (base == ROp::Sub) return run::sub(a, b);
+        else if constexpr (base == ROp::Mul) return run::mul(a, b);
+        else if constexpr (base == ROp::Div) return run::truediv(a, b);
+        else if constexpr (base == ROp::FloorDiv) return run::floordiv(a, b);
+        else if constexpr (base == ROp::Mod) return run::mod(a, b);
+        else return run::pow(a, b);
+    }
+    [[gnu::always_inline]] static Value neg(Value v) { return v.is_float() ? Value::real(-v.f) : run::unary(&py::neg, v); }
+    [[gnu::always_inline]] static Value pos(Value v) { return run::unary(&py::pos, v); }
+    [[gnu::always_inline]] static Value logical_not(const Value& v) { return Value::boolean(!run::truth(v)); }
+    [[gnu::always_inline]] static Value compare(py::CmpOp cmp, Value a, Value b) {
+        return Value::boolean(run::compare(cmp, a, b));
+    }
+    [[gnu::always_inline]] static Value better(py::CmpOp cmp, const Value& first, const Value& second) {
+        return better_of(cmp, first, second);
+    }
+    [[gnu::always_inline]] static Value select(const Value& c, const Value& t, const Value& f) {
+        return copy_of(run::truth(c) ? t : f);
+    }
+    [[gnu::always_inline]] static Value copy(const Value& v) { return copy_of(v); }
+    [[gnu::always_inline]] static Value zero() { return Value::integer(0); }
+    [[gnu::always_inline]] static Value unknown() { return Value{}; }
+    [[gnu::always_inline]] static bool truth(const Value& v) { return run::truth(v); }
+    [[gnu::always_inline]] static bool test(py::CmpOp cmp, Value a, Value b) { return run::compare(cmp, a, b); }
+};
+
+// What an op does not read (an operand past its count).
+struct Unread {};
+
+// Operand k of an instruction as the run reads it: a cell or the value
+// before; a typed form's made a value of its type (Value::integer of an
+// int's payload), so the arithmetic's type tests fold away.
+template <ROp op, int k>
+[[gnu::always_inline]] inline decltype(auto) operand(const Value* c, const RThreaded* ip, const Value& last) {
+    constexpr OperandFields fields = operand_fields(op);
+    if constexpr (k >= fields.count) {
+        return Unread{};
+    } else {
+        constexpr unsigned field = fields.field[k];
+        const Value& v = field == kReadsLast ? last : field == kReadsY ? c[ip->y] : field == kReadsZ ? c[ip->z] : c[ip->x];
+        if constexpr (!operands_typed(op)) return v;
+        else if constexpr (operand_is_float(op, k)) return Value::real(v.f);
+        else return Value::integer(v.i);
+    }
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -159,185 +213,81 @@ bool execute(const RegisterCode* run, const Value* names, const std::uint8_t* ke
         for (;;) {
             switch (ip->op) {
 #endif
-            // Each writes its value to its cell and to `last`, for an X or Y op after it.
+            // Every op's handler, from one body: what it computes is
+            // register_meaning.h's (its operands made values of their known
+            // types where it is typed, so fast::'s type tests fold away);
+            // what it does with that, by what it writes and where it goes.
+            // A value-writing op writes its cell and `last`, for an X or Y
+            // op after it.
 // Braces, not do-while: without computed goto, OPREC_NEXT's `continue`
 // inside do { } while (0) would end only that loop (as interp.h says).
 #define OPREC_SET(EXPR) { last = (EXPR); c[ip->dst] = last; OPREC_NEXT(); }
-            OPREC_OP(Move) OPREC_SET(copy_of(c[ip->x]));
-            OPREC_OP(Add) OPREC_SET(run::add(c[ip->x], c[ip->y]));
-            OPREC_OP(Sub) OPREC_SET(run::sub(c[ip->x], c[ip->y]));
-            OPREC_OP(Mul) OPREC_SET(run::mul(c[ip->x], c[ip->y]));
-            OPREC_OP(Div) OPREC_SET(run::truediv(c[ip->x], c[ip->y]));
-            OPREC_OP(FloorDiv) OPREC_SET(run::floordiv(c[ip->x], c[ip->y]));
-            OPREC_OP(Mod) OPREC_SET(run::mod(c[ip->x], c[ip->y]));
-            OPREC_OP(Pow) OPREC_SET(run::pow(c[ip->x], c[ip->y]));
-            OPREC_OP(AddX) OPREC_SET(run::add(last, c[ip->y]));
-            OPREC_OP(SubX) OPREC_SET(run::sub(last, c[ip->y]));
-            OPREC_OP(MulX) OPREC_SET(run::mul(last, c[ip->y]));
-            OPREC_OP(DivX) OPREC_SET(run::truediv(last, c[ip->y]));
-            OPREC_OP(AddY) OPREC_SET(run::add(c[ip->x], last));
-            OPREC_OP(SubY) OPREC_SET(run::sub(c[ip->x], last));
-            OPREC_OP(MulY) OPREC_SET(run::mul(c[ip->x], last));
-            OPREC_OP(DivY) OPREC_SET(run::truediv(c[ip->x], last));
-            OPREC_OP(MulMulX) OPREC_SET(run::mul(run::mul(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(MulDivX) OPREC_SET(run::truediv(run::mul(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(DivMulX) OPREC_SET(run::mul(run::truediv(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(DivDivX) OPREC_SET(run::truediv(run::truediv(last, c[ip->x]), c[ip->y]));
-            OPREC_OP(SumAdd) OPREC_SET(run::add(c[ip->dst], run::add(c[ip->x], c[ip->y])));
-            OPREC_OP(SumSub) OPREC_SET(run::add(c[ip->dst], run::sub(c[ip->x], c[ip->y])));
-            OPREC_OP(SumMul) OPREC_SET(run::add(c[ip->dst], run::mul(c[ip->x], c[ip->y])));
-            OPREC_OP(SumDiv) OPREC_SET(run::add(c[ip->dst], run::truediv(c[ip->x], c[ip->y])));
-            OPREC_OP(Neg) {
-                const Value v = c[ip->x];
-                OPREC_SET(v.is_float() ? Value::real(-v.f) : run::unary(&py::neg, v));
+#define OPREC_OPERANDS(OP) \
+    operand<OP, 0>(c, ip, last), operand<OP, 1>(c, ip, last), operand<OP, 2>(c, ip, last), c[ip->dst], ip->cmp
+#define OPREC_TEST_OPERANDS(OP) operand<OP, 0>(c, ip, last), operand<OP, 1>(c, ip, last), ip->cmp
+#define OPREC_HANDLE(NAME)                                                                       \
+            OPREC_OP(NAME) {                                                                     \
+                constexpr ROp op = ROp::NAME;                                                    \
+                constexpr ROpInfo info = rop_info(op);                                           \
+                constexpr ROp base = info.base;                                                  \
+                if constexpr (info.writes == RWrites::Dst) {                                     \
+                    OPREC_SET(computed<op>(RunDomain{}, OPREC_OPERANDS(op)));                                     \
+                } else if constexpr (base == ROp::SumMulIf) {                                    \
+                    if (rare.keep[ip->z]) c[ip->dst] = computed<op>(RunDomain{}, OPREC_OPERANDS(op));             \
+                } else if constexpr (base == ROp::FirstMulIf) {                                  \
+                    c[ip->dst] = rare.keep[ip->z] ? computed<op>(RunDomain{}, OPREC_OPERANDS(op)) : Value::integer(0); \
+                } else if constexpr (info.writes == RWrites::StoreX) {                           \
+                    rare.held[ip->x] = 1;                                                        \
+                    rare.slot_values[ip->x] = run::stored(computed<op>(RunDomain{}, OPREC_OPERANDS(op)));         \
+                } else if constexpr (info.writes == RWrites::StoreDst) {                         \
+                    rare.held[ip->dst] = 1;                                                      \
+                    rare.slot_values[ip->dst] = run::stored(computed<op>(RunDomain{}, OPREC_OPERANDS(op)));       \
+                } else if constexpr (info.writes == RWrites::HeldX) {                            \
+                    rare.held[ip->x] = test_result<op>(RunDomain{}, OPREC_TEST_OPERANDS(op)) ? 1 : 0;                  \
+                } else if constexpr (info.writes == RWrites::HeldDst) {                          \
+                    rare.held[ip->dst] = test_result<op>(RunDomain{}, OPREC_TEST_OPERANDS(op)) ? 1 : 0;                \
+                } else if constexpr (is_test(op)) {                                              \
+                    if (test_result<op>(RunDomain{}, OPREC_TEST_OPERANDS(op))) OPREC_JUMP(ip->dst);                    \
+                } else if constexpr (base == ROp::Jump) {                                        \
+                    OPREC_JUMP(ip->dst);                                                         \
+                } else if constexpr (base == ROp::Kept) {                                        \
+                    if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst);                                  \
+                } else if constexpr (base == ROp::KeptZero) {                                    \
+                    c[ip->y] = Value::integer(0);                                                \
+                    if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst);                                  \
+                } else if constexpr (base == ROp::SkipUnlessHeld) {                              \
+                    if (!rare.held[ip->x]) OPREC_JUMP(ip->dst);                                  \
+                } else if constexpr (base == ROp::Memo) {                                        \
+                    if ((rare.memo >> ip->x) & 1u) OPREC_JUMP(ip->dst);                          \
+                } else if constexpr (base == ROp::SetMemo) {                                     \
+                    rare.memo |= std::uint64_t(1) << ip->x;                                      \
+                } else if constexpr (base == ROp::Need) {                                        \
+                    if (c[ip->x].type == kUnbound) [[unlikely]] give_up();                       \
+                } else if constexpr (base == ROp::GiveUp) {                                      \
+                    return false;                                                                \
+                } else if constexpr (base == ROp::Return) {                                      \
+                    return true;                                                                 \
+                }                                                                                \
+                OPREC_NEXT();                                                                    \
             }
-            OPREC_OP(Pos) OPREC_SET(run::unary(&py::pos, c[ip->x]));
-            OPREC_OP(Not) OPREC_SET(Value::boolean(!run::truth(c[ip->x])));
-            OPREC_OP(Cmp) OPREC_SET(Value::boolean(run::compare(ip->cmp, c[ip->x], c[ip->y])));
-            OPREC_OP(Max2) OPREC_SET(better_of(py::CmpOp::Gt, c[ip->x], c[ip->y]));
-            OPREC_OP(Min2) OPREC_SET(better_of(py::CmpOp::Lt, c[ip->x], c[ip->y]));
-            OPREC_OP(Select) OPREC_SET(copy_of(run::truth(c[ip->x]) ? c[ip->y] : c[ip->z]));
-            // Typed: the operands made values of the known types, so the
-            // compiler drops fast::'s type tests and keeps its arithmetic.
-#define OPREC_I(V) Value::integer((V).i)
-#define OPREC_F(V) Value::real((V).f)
-#define OPREC_TYPED(OP, BODY, A, B)                 \
-            OPREC_OP(OP##II) BODY(OPREC_I(A), OPREC_I(B)) \
-            OPREC_OP(OP##IF) BODY(OPREC_I(A), OPREC_F(B)) \
-            OPREC_OP(OP##FI) BODY(OPREC_F(A), OPREC_I(B)) \
-            OPREC_OP(OP##FF) BODY(OPREC_F(A), OPREC_F(B))
-#define OPREC_ADD(a, b) OPREC_SET(run::add(a, b))
-#define OPREC_SUB(a, b) OPREC_SET(run::sub(a, b))
-#define OPREC_MUL(a, b) OPREC_SET(run::mul(a, b))
-#define OPREC_DIV(a, b) OPREC_SET(run::truediv(a, b))
-            OPREC_TYPED(Add, OPREC_ADD, c[ip->x], c[ip->y])
-            OPREC_TYPED(Sub, OPREC_SUB, c[ip->x], c[ip->y])
-            OPREC_TYPED(Mul, OPREC_MUL, c[ip->x], c[ip->y])
-            OPREC_TYPED(Div, OPREC_DIV, c[ip->x], c[ip->y])
-            OPREC_TYPED(AddX, OPREC_ADD, last, c[ip->y])
-            OPREC_TYPED(SubX, OPREC_SUB, last, c[ip->y])
-            OPREC_TYPED(MulX, OPREC_MUL, last, c[ip->y])
-            OPREC_TYPED(DivX, OPREC_DIV, last, c[ip->y])
-            OPREC_TYPED(AddY, OPREC_ADD, c[ip->x], last)
-            OPREC_TYPED(SubY, OPREC_SUB, c[ip->x], last)
-            OPREC_TYPED(MulY, OPREC_MUL, c[ip->x], last)
-            OPREC_TYPED(DivY, OPREC_DIV, c[ip->x], last)
-#define OPREC_SUM_ADD(a, b) OPREC_SET(run::add(c[ip->dst], run::add(a, b)))
-#define OPREC_SUM_SUB(a, b) OPREC_SET(run::add(c[ip->dst], run::sub(a, b)))
-#define OPREC_SUM_MUL(a, b) OPREC_SET(run::add(c[ip->dst], run::mul(a, b)))
-#define OPREC_SUM_DIV(a, b) OPREC_SET(run::add(c[ip->dst], run::truediv(a, b)))
-#define OPREC_SUM_MUL_IF(a, b) {                                                   \
-                if (rare.keep[ip->z]) c[ip->dst] = run::add(c[ip->dst], run::mul(a, b)); \
-                OPREC_NEXT();                                                      \
-            }
-#define OPREC_FIRST_MUL_IF(a, b) {                                                                            \
-                c[ip->dst] = rare.keep[ip->z] ? run::add(Value::integer(0), run::mul(a, b)) : Value::integer(0); \
-                OPREC_NEXT();                                                                                 \
-            }
-#define OPREC_MUL_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = run::stored(run::mul(a, b)); OPREC_NEXT(); }
-#define OPREC_DIV_STORE(a, b) { rare.held[ip->dst] = 1; rare.slot_values[ip->dst] = run::stored(run::truediv(a, b)); OPREC_NEXT(); }
-#define OPREC_HELD_CMP(a, b) { rare.held[ip->dst] = run::compare(ip->cmp, a, b) ? 1 : 0; OPREC_NEXT(); }
-#define OPREC_JUMP_UNLESS_CMP(a, b) { if (!run::compare(ip->cmp, a, b)) OPREC_JUMP(ip->dst); OPREC_NEXT(); }
-            OPREC_TYPED(SumAdd, OPREC_SUM_ADD, c[ip->x], c[ip->y])
-            OPREC_TYPED(SumSub, OPREC_SUM_SUB, c[ip->x], c[ip->y])
-            OPREC_TYPED(SumMul, OPREC_SUM_MUL, c[ip->x], c[ip->y])
-            OPREC_TYPED(SumDiv, OPREC_SUM_DIV, c[ip->x], c[ip->y])
-            OPREC_TYPED(SumMulIf, OPREC_SUM_MUL_IF, c[ip->x], c[ip->y])
-            OPREC_TYPED(FirstMulIf, OPREC_FIRST_MUL_IF, c[ip->x], c[ip->y])
-            OPREC_TYPED(MulStore, OPREC_MUL_STORE, c[ip->x], c[ip->y])
-            OPREC_TYPED(DivStore, OPREC_DIV_STORE, c[ip->x], c[ip->y])
-            OPREC_TYPED(HeldCmp, OPREC_HELD_CMP, c[ip->x], c[ip->y])
-            OPREC_TYPED(JumpUnlessCmp, OPREC_JUMP_UNLESS_CMP, c[ip->x], c[ip->y])
-#define OPREC_TYPED3(OP, F1, F2)                                                              \
-            OPREC_OP(OP##III) OPREC_SET(F2(F1(OPREC_I(last), OPREC_I(c[ip->x])), OPREC_I(c[ip->y]))) \
-            OPREC_OP(OP##IIF) OPREC_SET(F2(F1(OPREC_I(last), OPREC_I(c[ip->x])), OPREC_F(c[ip->y]))) \
-            OPREC_OP(OP##IFI) OPREC_SET(F2(F1(OPREC_I(last), OPREC_F(c[ip->x])), OPREC_I(c[ip->y]))) \
-            OPREC_OP(OP##IFF) OPREC_SET(F2(F1(OPREC_I(last), OPREC_F(c[ip->x])), OPREC_F(c[ip->y]))) \
-            OPREC_OP(OP##FII) OPREC_SET(F2(F1(OPREC_F(last), OPREC_I(c[ip->x])), OPREC_I(c[ip->y]))) \
-            OPREC_OP(OP##FIF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_I(c[ip->x])), OPREC_F(c[ip->y]))) \
-            OPREC_OP(OP##FFI) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_I(c[ip->y]))) \
-            OPREC_OP(OP##FFF) OPREC_SET(F2(F1(OPREC_F(last), OPREC_F(c[ip->x])), OPREC_F(c[ip->y])))
-            OPREC_TYPED3(MulMulX, run::mul, run::mul)
-            OPREC_TYPED3(MulDivX, run::mul, run::truediv)
-            OPREC_TYPED3(DivMulX, run::truediv, run::mul)
-            OPREC_TYPED3(DivDivX, run::truediv, run::truediv)
-#undef OPREC_TYPED3
-#define OPREC_FN_Add run::add
-#define OPREC_FN_Sub run::sub
-#define OPREC_FN_Mul run::mul
-#define OPREC_FN_Div run::truediv
-#define OPREC_PAIR_T(P, F1, F2, TA, TB, TC, TYPES)                                    \
-            OPREC_OP(P##X##TYPES) OPREC_SET(F2(F1(TA(c[ip->x]), TB(c[ip->y])), TC(c[ip->z]))) \
-            OPREC_OP(P##Y##TYPES) OPREC_SET(F2(TC(c[ip->z]), F1(TA(c[ip->x]), TB(c[ip->y]))))
-#define OPREC_PAIR(A, B)                                                                        \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_I, OPREC_I, III) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_I, OPREC_F, IIF) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_F, OPREC_I, IFI) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_I, OPREC_F, OPREC_F, IFF) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_I, OPREC_I, FII) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_I, OPREC_F, FIF) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_F, OPREC_I, FFI) \
-            OPREC_PAIR_T(Pair##A##B, OPREC_FN_##A, OPREC_FN_##B, OPREC_F, OPREC_F, OPREC_F, FFF)
-            OPREC_PAIR_BASES(OPREC_PAIR)
-#undef OPREC_PAIR
-#undef OPREC_PAIR_T
-#undef OPREC_FN_Add
-#undef OPREC_FN_Sub
-#undef OPREC_FN_Mul
-#undef OPREC_FN_Div
-#undef OPREC_ADD
-#undef OPREC_SUB
-#undef OPREC_MUL
-#undef OPREC_DIV
-#undef OPREC_SUM_ADD
-#undef OPREC_SUM_SUB
-#undef OPREC_SUM_MUL
-#undef OPREC_SUM_DIV
-#undef OPREC_SUM_MUL_IF
-#undef OPREC_FIRST_MUL_IF
-#undef OPREC_MUL_STORE
-#undef OPREC_DIV_STORE
-#undef OPREC_HELD_CMP
-#undef OPREC_JUMP_UNLESS_CMP
-#undef OPREC_TYPED
-#undef OPREC_I
-#undef OPREC_F
+#define OPREC_HANDLE_UNTYPED(NAME, R, W, J, T, D) OPREC_HANDLE(NAME)
+            OPREC_ROPS(OPREC_HANDLE_UNTYPED)
+#undef OPREC_HANDLE_UNTYPED
+#define OPREC_HANDLE_TYPED(OP) OPREC_HANDLE(OP##II) OPREC_HANDLE(OP##IF) OPREC_HANDLE(OP##FI) OPREC_HANDLE(OP##FF)
+            OPREC_TYPED_BASES(OPREC_HANDLE_TYPED)
+#undef OPREC_HANDLE_TYPED
+#define OPREC_HANDLE_TYPES3(P)                                                                 \
+            OPREC_HANDLE(P##III) OPREC_HANDLE(P##IIF) OPREC_HANDLE(P##IFI) OPREC_HANDLE(P##IFF) \
+            OPREC_HANDLE(P##FII) OPREC_HANDLE(P##FIF) OPREC_HANDLE(P##FFI) OPREC_HANDLE(P##FFF)
+            OPREC_TYPED3_BASES(OPREC_HANDLE_TYPES3)
+#define OPREC_HANDLE_PAIR(A, B) OPREC_HANDLE_TYPES3(Pair##A##B##X) OPREC_HANDLE_TYPES3(Pair##A##B##Y)
+            OPREC_PAIR_BASES(OPREC_HANDLE_PAIR)
+#undef OPREC_HANDLE_PAIR
+#undef OPREC_HANDLE_TYPES3
+#undef OPREC_HANDLE
+#undef OPREC_OPERANDS
+#undef OPREC_TEST_OPERANDS
 #undef OPREC_SET
-            OPREC_OP(Jump) OPREC_JUMP(ip->dst);
-            OPREC_OP(JumpIfFalse) if (!run::truth(c[ip->x])) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(JumpIfTrue) if (run::truth(c[ip->x])) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(JumpUnlessCmp) if (!run::compare(ip->cmp, c[ip->x], c[ip->y])) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(Kept) if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(KeptZero)
-                c[ip->y] = Value::integer(0);
-                if (!rare.keep[ip->x]) OPREC_JUMP(ip->dst);
-                OPREC_NEXT();
-            OPREC_OP(SkipUnlessHeld) if (!rare.held[ip->x]) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(Memo) if ((rare.memo >> ip->x) & 1u) OPREC_JUMP(ip->dst); OPREC_NEXT();
-            OPREC_OP(SetMemo) rare.memo |= std::uint64_t(1) << ip->x; OPREC_NEXT();
-            OPREC_OP(Held) rare.held[ip->x] = run::truth(c[ip->y]) ? 1 : 0; OPREC_NEXT();
-            OPREC_OP(SumMulIf)
-                if (rare.keep[ip->z]) c[ip->dst] = run::add(c[ip->dst], run::mul(c[ip->x], c[ip->y]));
-                OPREC_NEXT();
-            OPREC_OP(FirstMulIf)
-                c[ip->dst] = rare.keep[ip->z] ? run::add(Value::integer(0), run::mul(c[ip->x], c[ip->y])) : Value::integer(0);
-                OPREC_NEXT();
-            OPREC_OP(HeldCmp) rare.held[ip->dst] = run::compare(ip->cmp, c[ip->x], c[ip->y]) ? 1 : 0; OPREC_NEXT();
-            OPREC_OP(Store)
-                rare.held[ip->x] = 1;
-                rare.slot_values[ip->x] = run::stored(copy_of(c[ip->y]));
-                OPREC_NEXT();
-            OPREC_OP(MulStore)
-                rare.held[ip->dst] = 1;
-                rare.slot_values[ip->dst] = run::stored(run::mul(c[ip->x], c[ip->y]));
-                OPREC_NEXT();
-            OPREC_OP(DivStore)
-                rare.held[ip->dst] = 1;
-                rare.slot_values[ip->dst] = run::stored(run::truediv(c[ip->x], c[ip->y]));
-                OPREC_NEXT();
-            OPREC_OP(Need) if (c[ip->x].type == kUnbound) [[unlikely]] give_up(); OPREC_NEXT();
-            OPREC_OP(GiveUp) return false;
-            OPREC_OP(Return) return true;
             }
         }
     }

@@ -27,6 +27,7 @@
 #include "eval/register_edit.h"
 #include "eval/register_flow.h"
 #include "eval/register_fuse.h"
+#include "eval/register_meaning.h"
 #include "eval/register_pin.h"
 #include "eval/register_run.h"
 #include "eval/register_types.h"
@@ -89,9 +90,54 @@ T negated(T a) { return a == T::Bool ? T::Int : a; }
 // int ** int is an int or, for a negative exponent, a float.
 T power(T a, T b) { return numeric(a, b) == T::Float ? T::Float : T::Open; }
 
-// Whether an op's first (second) operand is the value before: an X (Y) op.
-bool first_is_last(ROp op) { return rop_info(op).reads == (kReadsLast | kReadsY); }
-bool second_is_last(ROp op) { return rop_info(op).reads == (kReadsX | kReadsLast); }
+// register_meaning.h's domain for the walk: the types of what it computes.
+struct TypeDomain {
+    using V = T;
+    template <ROp base>
+    static T arith(T a, T b) {
+        if constexpr (base == ROp::Div) return quotient(a, b);
+        else if constexpr (base == ROp::Pow) return power(a, b);
+        else return numeric(a, b);
+    }
+    static T neg(T a) { return negated(a); }
+    static T pos(T a) { return negated(a); }
+    static T logical_not(T) { return T::Bool; }
+    static T compare(py::CmpOp, T, T) { return T::Bool; }
+    static T better(py::CmpOp, T first, T second) { return same(first, second); }
+    static T select(T, T t, T f) { return same(t, f); }
+    static T copy(T a) { return a; }
+    static T zero() { return T::Int; }
+    static T unknown() { return T::Open; }
+};
+
+// An instruction's operands' types in the walk's state (a cell's as the
+// arithmetic sees it; x, y, z where they are not cells: Open).
+struct TypeOperands {
+    const RInstr& in;
+    const State& state;
+    T last;
+    T cell(std::uint16_t at) const { return at < state.size() ? kind(state[at]) : T::Open; }
+    T at(unsigned field) const {
+        switch (field) {
+        case kReadsLast: return last;
+        case kReadsX: return cell(in.x);
+        case kReadsY: return cell(in.y);
+        case kReadsZ: return cell(in.z);
+        default: return T::Open;  // an operand it does not read
+        }
+    }
+    T a() const { return at(operand_fields(in.op).field[0]); }
+    T b() const { return at(operand_fields(in.op).field[1]); }
+    T c() const { return at(operand_fields(in.op).field[2]); }
+    T dst() const { return cell(in.dst); }
+};
+
+// The type of what an untyped op computes (register_meaning.h's computed).
+T computed_type(const TypeOperands& o) {
+    return visit_untyped(o.in.op, [&](auto op) {
+        return computed<decltype(op)::value>(TypeDomain{}, o.a(), o.b(), o.c(), o.dst(), o.in.cmp);
+    });
+}
 
 // The typed forms (OPREC_TYPED_BASES, OPREC_TYPED3_BASES): by the operands' types.
 ROp typed(ROp base, T a, T b) { return typed_form(base, a == T::Float, b == T::Float); }
@@ -214,39 +260,15 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         for (int k = cells_read(in, reads); k-- > 0;)
             if (zeroish(state[reads[std::size_t(k)]])) zero_read[reads[std::size_t(k)]] = 1;
         const ROp op = in.op;  // what it does; in.op may become its typed form
-        // x and y are cells where the op reads them (else a record, a slot, a memo bit: unread here).
-        const T x = in.x < state.size() ? kind(state[in.x]) : T::Open;
-        const T y = in.y < state.size() ? kind(state[in.y]) : T::Open;
-        const T a = first_is_last(op) ? last : x;  // the operands as typed forms read them
-        const T b = second_is_last(op) ? last : y;
+        const TypeOperands operands{in, state, last};
+        const T a = operands.a(), b = operands.b(), c = operands.c();
+        const T wrote = computed_type(operands);
         if (rop_info(op).typed == 2 && typable(a) && typable(b)) {
             in.op = typed(op, a, b);
             any = true;
-        } else if (rop_info(op).typed == 3 && typable(last) && typable(x) && typable(y)) {
-            in.op = typed3(op, last, x, y);
+        } else if (rop_info(op).typed == 3 && typable(a) && typable(b) && typable(c)) {
+            in.op = typed3(op, a, b, c);
             any = true;
-        }
-        const T dst = in.dst < state.size() ? kind(state[in.dst]) : T::Open;
-        T wrote = T::Open;
-        switch (op) {
-        case ROp::Move: wrote = x; break;
-        case ROp::Add: case ROp::Sub: case ROp::Mul:
-        case ROp::AddX: case ROp::SubX: case ROp::MulX:
-        case ROp::AddY: case ROp::SubY: case ROp::MulY: wrote = numeric(a, b); break;
-        case ROp::Div: case ROp::DivX: case ROp::DivY: wrote = quotient(a, b); break;
-        case ROp::FloorDiv: case ROp::Mod: wrote = numeric(x, y); break;
-        case ROp::Pow: wrote = power(x, y); break;
-        case ROp::Neg: case ROp::Pos: wrote = negated(x); break;
-        case ROp::Not: case ROp::Cmp: wrote = T::Bool; break;
-        case ROp::Max2: case ROp::Min2: wrote = same(x, y); break;
-        case ROp::Select: wrote = same(y, in.z < state.size() ? kind(state[in.z]) : T::Open); break;
-        case ROp::MulMulX: wrote = numeric(numeric(last, x), y); break;
-        case ROp::MulDivX: wrote = quotient(numeric(last, x), y); break;
-        case ROp::DivMulX: wrote = numeric(quotient(last, x), y); break;
-        case ROp::DivDivX: wrote = quotient(quotient(last, x), y); break;
-        case ROp::SumAdd: case ROp::SumSub: case ROp::SumMul: wrote = numeric(dst, numeric(x, y)); break;
-        case ROp::SumDiv: wrote = numeric(dst, quotient(x, y)); break;
-        default: break;
         }
         if (writes_value(op)) {  // writes c[dst] and the value before
             state[in.dst] = wrote;
@@ -261,13 +283,13 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         };
         switch (op) {
         case ROp::SumMulIf: {
-            const T added = numeric(dst, numeric(x, y));
+            const T added = wrote;
             const std::optional<bool> k = kept(in.z);
             state[in.dst] = !k ? join(state[in.dst], added) : *k ? added : state[in.dst];
             break;
         }
         case ROp::FirstMulIf: {
-            const T added = numeric(T::Int, numeric(x, y));
+            const T added = wrote;
             const std::optional<bool> k = kept(in.z);
             state[in.dst] = !k ? same(T::Int, added) : *k ? added : T::Zero;
             if (k && !*k) starts.emplace_back(i, in.dst);
