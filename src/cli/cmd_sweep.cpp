@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdint>
 #include <stdexcept>
+#include <string_view>
 #include <iostream>
 #include <unistd.h>
 
@@ -59,6 +60,21 @@ int run(const SweepArgs& args) {
             std::cerr << "oprec sweep: --budget writes a table or JSON, not CSV\n";
             return kCannotRun;
         }
+        // Options of the activations-only sweep that the whole rank does not
+        // take: refused, not ignored.
+        const auto not_with_budget = [](std::string_view option, std::string_view why) {
+            std::cerr << fmt::format("oprec sweep: {} does not apply with --budget: {}\n", option, why);
+            return kCannotRun;
+        };
+        if (!args.strategy.micro_factor.empty())
+            return not_with_budget("--micro-factor", "the whole rank counts the micro-batches each stage holds from "
+                                                     "its schedule (--schedule, --pp, --vpp, --gbs)");
+        if (args.strategy.param_casts)
+            return not_with_budget("--param-casts", "the whole rank prices each layer as `oprec fit` does, "
+                                                    "without cast copies of the weights");
+        if (!args.activation_budget.empty())
+            return not_with_budget("--activation-budget", "--budget holds each GPU's whole memory; "
+                                                          "--activation-budget is the activations' alone, without it");
         fit.budget = *budget;
         return run_fit_sweep(fit);
     }

@@ -264,6 +264,22 @@ TEST_CASE("oprec sweep --budget: the whole rank, the least recompute that fits e
     }
 }
 
+TEST_CASE("oprec sweep --budget: options of the activations-only sweep are refused, not ignored", "[cli][sweep][fit][errors]") {
+    const std::string config = kExamples + "llama-2-7b.json --tp 2 --no-progress --budget 80GiB ";
+    for (const auto& [option, words] : std::vector<std::pair<std::string, std::string>>{
+             {"--micro-factor 2", "--micro-factor does not apply with --budget: the whole rank counts the micro-batches"},
+             {"--param-casts", "--param-casts does not apply with --budget"},
+             {"--activation-budget 10GiB", "--activation-budget does not apply with --budget"}}) {
+        INFO(option);
+        const Run r = oprec("sweep " + config + option, true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, words));
+        CHECK_FALSE(has(r.out, "peak GiB"));  // nothing priced
+    }
+    // Their defaults stated are not a slip.
+    CHECK(oprec("sweep " + config + "--no-param-casts").status == 0);
+}
+
 TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before pricing", "[cli][sweep][errors]") {
     std::string thousand;
     for (int i = 1; i <= 1000; ++i) thousand += (i == 1 ? "" : ",") + std::to_string(i);
