@@ -11,21 +11,21 @@
 // operands' in that order, the first the highest bit.
 //
 // A domain D gives:
-//   V                          what a cell holds (a Value, a known Value, a type)
-//   arith<ROp base>(a, b)      Add..Pow of two Vs
-//   neg, pos, logical_not(a)   -a, +a, not a (a V)
-//   compare(cmp, a, b)         a cmp b as a V (a bool)
+//   arith<ROp base>(a, b)      Add..Pow of two operands
+//   neg, pos, logical_not(a)   -a, +a, not a
+//   compare(cmp, a, b)         a cmp b as a cell's value (a bool)
 //   better(cmp, first, second) max (Gt) or min (Lt) of two: Python's, the first of equal ones
 //   select(c, t, f)            t if c is true else f
 //   copy(a)                    a, as a cell's value
 //   zero()                     int 0 (a sum's start)
 //   unknown()                  what a control op computes (nothing)
-// and, for the tests: truth(a) and test(cmp, a, b), each a bool. The
-// operands are passed one by one, not in a struct: in the run's handlers
-// GCC kept such a struct in memory (stores a handler).
+// and, where test_result is used with it, truth(a) and test(cmp, a, b),
+// each a bool. The operands are passed one by one, not in a struct: in the
+// run's handlers GCC kept such a struct in memory (a store in every
+// handler).
 #pragma once
 
-#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -99,6 +99,9 @@ template <ROp op, class D, class A, class B, class C, class S>
     } else if constexpr (i.does != ROp::Count_) {
         return d.template arith<i.does>(a, b);
     } else {
+        static_assert(i.writes != RWrites::Dst && i.writes != RWrites::Sum && i.writes != RWrites::StoreX &&
+                          i.writes != RWrites::StoreDst,
+                      "an op that writes a value with no meaning here");
         return d.unknown();
     }
 }
@@ -124,7 +127,7 @@ constexpr bool is_test(ROp op) {
 }
 
 // f(std::integral_constant<ROp, op>) for an untyped op known at run time
-// (the passes read untyped code only).
+// (the passes read untyped code only; any other op is taken as Return).
 template <class F>
 decltype(auto) visit_untyped(ROp op, F&& f) {
     switch (op) {
@@ -136,30 +139,36 @@ decltype(auto) visit_untyped(ROp op, F&& f) {
     }
 }
 
-// Python's arithmetic on values, to the bit (the tree walk's): what the
-// pins' domain computes where every operand is known.
-struct ExactDomain {
-    using V = Value;
-    template <ROp base>
-    static Value arith(Value a, Value b) {
-        if constexpr (base == ROp::Add) return py::add(a, b);
-        else if constexpr (base == ROp::Sub) return py::sub(a, b);
-        else if constexpr (base == ROp::Mul) return py::mul(a, b);
-        else if constexpr (base == ROp::Div) return py::truediv(a, b);
-        else if constexpr (base == ROp::FloorDiv) return py::floordiv(a, b);
-        else if constexpr (base == ROp::Mod) return py::mod(a, b);
-        else return py::pow(a, b);
+// The cell a field of an instruction names (kReadsX: x, kReadsY: y,
+// kReadsZ: z, kReadsDst: dst); 0xffff for the value before and for 0 (an
+// operand the op does not read).
+constexpr std::uint16_t kNoCell = 0xffff;
+constexpr std::uint16_t field_cell(const RInstr& in, unsigned field) {
+    switch (field) {
+    case kReadsX: return in.x;
+    case kReadsY: return in.y;
+    case kReadsZ: return in.z;
+    case kReadsDst: return in.dst;
+    default: return kNoCell;
     }
-    static Value neg(Value a) { return py::neg(a); }
-    static Value pos(Value a) { return py::pos(a); }
-    static Value logical_not(Value a) { return Value::boolean(!a.truthy()); }
-    static Value compare(py::CmpOp cmp, Value a, Value b) { return Value::boolean(py::compare(cmp, a, b)); }
-    static Value better(py::CmpOp cmp, Value first, Value second) { return py::compare(cmp, second, first) ? second : first; }
-    static Value select(Value c, Value t, Value f) { return c.truthy() ? t : f; }
-    static Value copy(Value a) { return a; }
-    static Value zero() { return Value::integer(0); }
-    static bool truth(Value a) { return a.truthy(); }
-    static bool test(py::CmpOp cmp, Value a, Value b) { return py::compare(cmp, a, b); }
-};
+}
+
+// computed and test_result of an untyped instruction known at run time (the
+// passes' walks): `at(field)` gives what each operand's field holds
+// (kReadsLast: the value before; 0: an operand the op does not read).
+template <class D, class At>
+auto computed_at(const D& d, const RInstr& in, const At& at) {
+    return visit_untyped(in.op, [&](auto op) {
+        constexpr OperandFields f = operand_fields(decltype(op)::value);
+        return computed<decltype(op)::value>(d, at(f.field[0]), at(f.field[1]), at(f.field[2]), at(kReadsDst), in.cmp);
+    });
+}
+template <class D, class At>
+bool test_result_at(const D& d, const RInstr& in, const At& at) {
+    return visit_untyped(in.op, [&](auto op) {
+        constexpr OperandFields f = operand_fields(decltype(op)::value);
+        return test_result<decltype(op)::value>(d, at(f.field[0]), at(f.field[1]), in.cmp);
+    });
+}
 
 }  // namespace oprec

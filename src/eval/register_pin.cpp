@@ -45,23 +45,33 @@ bool writes_cell(ROp op) { return writes_value(op); }
 ROp plain(ROp op) { return rop_info(op).does; }
 
 // register_meaning.h's domain for the walk: a value known ahead or not,
-// with the exact arithmetic; an operation on one not known is not known
-// (a select, where its test is known, is the value it picks).
+// with Python's arithmetic (the tree walk's, to the bit); an operation on
+// one not known is not known (a select, where its test is known, is the
+// value it picks). Tests are read where what they test is known.
 struct KnownDomain {
-    using V = Known;
     template <ROp base>
     static Known arith(const Known& a, const Known& b) {
         if (!a || !b) return std::nullopt;
-        return ExactDomain::arith<base>(*a, *b);
+        if constexpr (base == ROp::Add) return py::add(*a, *b);
+        else if constexpr (base == ROp::Sub) return py::sub(*a, *b);
+        else if constexpr (base == ROp::Mul) return py::mul(*a, *b);
+        else if constexpr (base == ROp::Div) return py::truediv(*a, *b);
+        else if constexpr (base == ROp::FloorDiv) return py::floordiv(*a, *b);
+        else if constexpr (base == ROp::Mod) return py::mod(*a, *b);
+        else {
+            static_assert(base == ROp::Pow);
+            return py::pow(*a, *b);
+        }
     }
     static Known neg(const Known& a) { return a ? Known(py::neg(*a)) : std::nullopt; }
     static Known pos(const Known& a) { return a ? Known(py::pos(*a)) : std::nullopt; }
-    static Known logical_not(const Known& a) { return a ? Known(ExactDomain::logical_not(*a)) : std::nullopt; }
+    static Known logical_not(const Known& a) { return a ? Known(Value::boolean(!a->truthy())) : std::nullopt; }
     static Known compare(py::CmpOp cmp, const Known& a, const Known& b) {
-        return a && b ? Known(ExactDomain::compare(cmp, *a, *b)) : std::nullopt;
+        return a && b ? Known(Value::boolean(py::compare(cmp, *a, *b))) : std::nullopt;
     }
     static Known better(py::CmpOp cmp, const Known& first, const Known& second) {
-        return first && second ? Known(ExactDomain::better(cmp, *first, *second)) : std::nullopt;
+        if (!first || !second) return std::nullopt;
+        return py::compare(cmp, *second, *first) ? second : first;
     }
     static Known select(const Known& c, const Known& t, const Known& f) {
         if (!c) return std::nullopt;
@@ -70,42 +80,26 @@ struct KnownDomain {
     static Known copy(const Known& a) { return a; }
     static Known zero() { return Value::integer(0); }
     static Known unknown() { return std::nullopt; }
-    // Tests: read where what they test is known.
-    static bool truth(const Known& a) { return ExactDomain::truth(*a); }
-    static bool test(py::CmpOp cmp, const Known& a, const Known& b) { return ExactDomain::test(cmp, *a, *b); }
+    static bool truth(const Known& a) { return a->truthy(); }
+    static bool test(py::CmpOp cmp, const Known& a, const Known& b) { return py::compare(cmp, *a, *b); }
 };
 
-// An instruction's operands in the walk's state (an operand it does not
-// read: not known).
-struct KnownOperands {
-    const RInstr& in;
-    const std::vector<Known>& k;
-    const Known& last;
-    static constexpr Known kUnread{};
-    const Known& cell(std::uint16_t at) const { return at < k.size() ? k[at] : kUnread; }
-    const Known& at(unsigned field) const {
-        switch (field) {
-        case kReadsLast: return last;
-        case kReadsX: return cell(in.x);
-        case kReadsY: return cell(in.y);
-        case kReadsZ: return cell(in.z);
-        default: return kUnread;
-        }
-    }
-    const Known& a() const { return at(operand_fields(in.op).field[0]); }
-    const Known& b() const { return at(operand_fields(in.op).field[1]); }
-    const Known& c() const { return at(operand_fields(in.op).field[2]); }
-    const Known& dst() const { return cell(in.dst); }
-};
+// What each field of an instruction holds in the walk's state (a field it
+// does not read, a cell past the state: not known).
+auto known_at(const RInstr& in, const std::vector<Known>& k, const Known& last) {
+    return [&in, &k, &last](unsigned field) -> const Known& {
+        static const Known kUnknown;
+        if (field == kReadsLast) return last;
+        const std::uint16_t cell = field_cell(in, field);
+        return cell < k.size() ? k[cell] : kUnknown;
+    };
+}
 
 // What an untyped value-writing instruction writes, where what it reads is
 // known and the exact arithmetic does not raise.
 Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last) {
     try {
-        const KnownOperands o{in, k, last};
-        return visit_untyped(in.op, [&](auto op) -> Known {
-            return computed<decltype(op)::value>(KnownDomain{}, o.a(), o.b(), o.c(), o.dst(), in.cmp);
-        });
+        return computed_at(KnownDomain{}, in, known_at(in, k, last));
     } catch (const EvalError&) {
         return std::nullopt;  // the run meets it; nothing is decided on it
     }
@@ -113,8 +107,8 @@ Known evaluate(const RInstr& in, const std::vector<Known>& k, const Known& last)
 
 // Whether a test whose operands are known holds (register_meaning.h's test_result).
 bool known_result(const RInstr& in, const std::vector<Known>& k) {
-    const KnownOperands o{in, k, KnownOperands::kUnread};
-    return visit_untyped(in.op, [&](auto op) { return test_result<decltype(op)::value>(KnownDomain{}, o.a(), o.b(), in.cmp); });
+    const Known none;
+    return test_result_at(KnownDomain{}, in, known_at(in, k, none));
 }
 
 // Where the walk's state keeps what is not a cell: after the cells, each

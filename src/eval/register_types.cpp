@@ -92,12 +92,15 @@ T power(T a, T b) { return numeric(a, b) == T::Float ? T::Float : T::Open; }
 
 // register_meaning.h's domain for the walk: the types of what it computes.
 struct TypeDomain {
-    using V = T;
     template <ROp base>
     static T arith(T a, T b) {
         if constexpr (base == ROp::Div) return quotient(a, b);
         else if constexpr (base == ROp::Pow) return power(a, b);
-        else return numeric(a, b);
+        else {
+            static_assert(base == ROp::Add || base == ROp::Sub || base == ROp::Mul || base == ROp::FloorDiv ||
+                          base == ROp::Mod);
+            return numeric(a, b);
+        }
     }
     static T neg(T a) { return negated(a); }
     static T pos(T a) { return negated(a); }
@@ -110,33 +113,14 @@ struct TypeDomain {
     static T unknown() { return T::Open; }
 };
 
-// An instruction's operands' types in the walk's state (a cell's as the
-// arithmetic sees it; x, y, z where they are not cells: Open).
-struct TypeOperands {
-    const RInstr& in;
-    const State& state;
-    T last;
-    T cell(std::uint16_t at) const { return at < state.size() ? kind(state[at]) : T::Open; }
-    T at(unsigned field) const {
-        switch (field) {
-        case kReadsLast: return last;
-        case kReadsX: return cell(in.x);
-        case kReadsY: return cell(in.y);
-        case kReadsZ: return cell(in.z);
-        default: return T::Open;  // an operand it does not read
-        }
-    }
-    T a() const { return at(operand_fields(in.op).field[0]); }
-    T b() const { return at(operand_fields(in.op).field[1]); }
-    T c() const { return at(operand_fields(in.op).field[2]); }
-    T dst() const { return cell(in.dst); }
-};
-
-// The type of what an untyped op computes (register_meaning.h's computed).
-T computed_type(const TypeOperands& o) {
-    return visit_untyped(o.in.op, [&](auto op) {
-        return computed<decltype(op)::value>(TypeDomain{}, o.a(), o.b(), o.c(), o.dst(), o.in.cmp);
-    });
+// The type each field of an instruction holds in the walk's state, as the
+// arithmetic sees it (a field it does not read, a cell past the state: Open).
+auto type_at(const RInstr& in, const State& state, T last) {
+    return [&in, &state, last](unsigned field) {
+        if (field == kReadsLast) return last;
+        const std::uint16_t cell = field_cell(in, field);
+        return cell < state.size() ? kind(state[cell]) : T::Open;
+    };
 }
 
 // The typed forms (OPREC_TYPED_BASES, OPREC_TYPED3_BASES): by the operands' types.
@@ -260,9 +244,10 @@ std::optional<RegisterCode> specialise(const RegisterCode& untyped, const Value*
         for (int k = cells_read(in, reads); k-- > 0;)
             if (zeroish(state[reads[std::size_t(k)]])) zero_read[reads[std::size_t(k)]] = 1;
         const ROp op = in.op;  // what it does; in.op may become its typed form
-        const TypeOperands operands{in, state, last};
-        const T a = operands.a(), b = operands.b(), c = operands.c();
-        const T wrote = computed_type(operands);
+        const auto at = type_at(in, state, last);
+        const OperandFields fields = operand_fields(op);
+        const T a = at(fields.field[0]), b = at(fields.field[1]), c = at(fields.field[2]);
+        const T wrote = computed_at(TypeDomain{}, in, at);
         if (rop_info(op).typed == 2 && typable(a) && typable(b)) {
             in.op = typed(op, a, b);
             any = true;
