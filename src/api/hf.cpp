@@ -1,5 +1,6 @@
 // The Hugging Face front end through the API: a config and a strategy to a
 // bound Layer.
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -37,6 +38,9 @@ hf::Strategy detail::internal_strategy(const HfStrategy& s) {
     out.recompute = *recompute;
     for (const auto& [name, keep] : s.switches) out.switches.insert_or_assign(name, Value::integer(keep ? 1 : 0));
     out.micro_factor = detail::to_value(s.micro_factor);
+    if (const double m = s.micro_factor.to_double(); s.micro_factor.kind == Number::Kind::Bool || !(m > 0) ||
+                                                     !std::isfinite(m))
+        throw LayerError(fmt::format("micro_factor {}: expected a finite number above 0", s.micro_factor.repr()));
     return out;
 }
 

@@ -2,6 +2,8 @@
 // arguments.py reads them (rank/megatron_args.h), the model written as a
 // Hugging Face config of the megatron_* op profiles (stdlib/profiles.rec)
 // and the strategy as FitStrategy.
+#include <limits>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -136,6 +138,9 @@ std::vector<std::string> names_of(const std::vector<rank::StatedFlag>& flags) {
 
 MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus) {
     rank::ParsedArgs parsed;
+    if (gpus < 1 || gpus > std::numeric_limits<int>::max())
+        throw LayerError(fmt::format("{}: --gpus {}: expected a whole number from 1 to {}", source_name, gpus,
+                                     std::numeric_limits<int>::max()));
     try {
         parsed = rank::parse_megatron_args(text, std::move(source_name), static_cast<int>(gpus));
     } catch (const rank::MegatronArgsError& e) {

@@ -138,6 +138,7 @@ int run(const EvalArgs& args) {
         std::cerr << "oprec eval: " << records->source() << " states no op records (op profiles go with --hf and --profiles)\n";
         return kCannotRun;
     }
+    if (!only_is_known(*records, args.only)) return kCannotRun;
     if (args.jsonl) return run_jsonl(*records, args);
 
     const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;

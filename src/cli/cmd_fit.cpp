@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/option_checks.h"
 #include "cli/paths.h"
 #include "oprec/fit.h"
 #include "repl/fit_report.h"
@@ -34,7 +36,16 @@ struct FitArgs {
     int zero = 1;
     bool no_sp = false, no_flash = false, untie = false, tie = false;
     bool gpus_given = false;
+    std::vector<std::string> strategy_given;  // strategy options stated (a launch command states its own)
 };
+
+// What --megatron-args takes beside the launch command: the rest states the
+// job, which the command does.
+bool beside_launch_command(const std::string& option) {
+    for (const char* o : {"--megatron-args", "--gpus", "--device-memory", "--records", "--family", "--format", "--plot"})
+        if (option == o) return true;
+    return false;
+}
 
 // The records a name chooses: `calibrated` and `reference` are the shipped
 // whole-rank sets; anything else a path (or a records/ name).
@@ -82,6 +93,12 @@ int run(const FitArgs& args) {
     }
     if (args.config.empty() == args.megatron_args.empty()) {
         std::cerr << "oprec fit: give a Hugging Face config.json, or --megatron-args FILE (a Megatron-LM launch command)\n";
+        return kCannotRun;
+    }
+    if (!args.megatron_args.empty() && !args.strategy_given.empty()) {
+        std::cerr << fmt::format("oprec fit: {} with --megatron-args: the launch command states the job "
+                                 "(its Megatron-LM flags set it)\n",
+                                 fmt::join(args.strategy_given, ", "));
         return kCannotRun;
     }
     std::optional<Records> records;
@@ -138,9 +155,9 @@ int run(const FitArgs& args) {
             return kCannotRun;
         }
         return result.fits ? kOk : kProblems;
-    } catch (const PricingError& e) {
+    } catch (const PricingError& e) {  // the records cannot price this job (an overflow): no answer
         std::cerr << "oprec fit: " << e.what() << '\n';
-        return kProblems;
+        return kCannotRun;
     } catch (const std::exception& e) {  // LayerError, unreadable files
         std::cerr << "oprec fit: " << e.what() << '\n';
         return kCannotRun;
@@ -157,20 +174,20 @@ void add_fit_command(CLI::App& app, int& exit_code) {
     cmd->add_option("config", args->config, "A Hugging Face config.json");
     cmd->add_option("--megatron-args", args->megatron_args,
                     "A Megatron-LM launch command or its flags, shell-quoted (- reads standard input)");
-    cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8)")->check(CLI::PositiveNumber);
-    cmd->add_option("--tp", args->tp, "Tensor-parallel degree (default 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--pp", args->pp, "Pipeline stages (default 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--vpp", args->vpp, "Model chunks per stage, interleaved (default 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--cp", args->cp, "Context-parallel degree (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8)")->check(whole_number(1));
+    cmd->add_option("--tp", args->tp, "Tensor-parallel degree (default 1)")->check(whole_number(1));
+    cmd->add_option("--pp", args->pp, "Pipeline stages (default 1)")->check(whole_number(1));
+    cmd->add_option("--vpp", args->vpp, "Model chunks per stage, interleaved (default 1)")->check(whole_number(1));
+    cmd->add_option("--cp", args->cp, "Context-parallel degree (default 1)")->check(whole_number(1));
     cmd->add_option("--cp-algo", args->cp_algo, "Context-parallel algorithm: ring, ulysses or hybrid (default ring)");
     cmd->add_flag("--no-sp", args->no_sp, "Sequence parallelism off (on by default)");
-    cmd->add_option("--ep", args->ep, "Expert-parallel degree (default 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--etp", args->etp, "Expert tensor-parallel degree (default 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--mbs", args->mbs, "Micro-batch size, sequences (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--ep", args->ep, "Expert-parallel degree (default 1)")->check(whole_number(1));
+    cmd->add_option("--etp", args->etp, "Expert tensor-parallel degree (default 1)")->check(whole_number(1));
+    cmd->add_option("--mbs", args->mbs, "Micro-batch size, sequences (default 1)")->check(whole_number(1));
     cmd->add_option("--gbs", args->gbs, "Global batch size, sequences (default: one micro-batch per data-parallel rank)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1));
     cmd->add_option("--seq", args->seq, "Sequence length (default: the model's max_position_embeddings)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1));
     cmd->add_option("--recompute", args->recompute, "Activation recompute: none, selective or full (default none)")
         ->check(CLI::IsMember({"none", "selective", "full"}));
     cmd->add_option("--recompute-method", args->recompute_method,
@@ -178,7 +195,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
                     "--recompute-layers of each chunk); default uniform")
         ->check(CLI::IsMember({"uniform", "block"}));
     cmd->add_option("--recompute-layers", args->recompute_layers, "Layers per recompute group or block (default 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1));
     cmd->add_option("--zero", args->zero,
                     "ZeRO stage: 0 none, 1 distributed optimizer (the default), 2 gradients too, 3 weights too (FSDP)")
         ->check(CLI::Range(0, 3));
@@ -190,19 +207,27 @@ void add_fit_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--optimizer", args->optimizer, "Optimizer: adam or sgd (default adam)")
         ->check(CLI::IsMember({"adam", "sgd"}));
     cmd->add_flag("--no-flash-attention", args->no_flash, "Attention materialises its scores (unfused)");
-    cmd->add_option("--first-stage-layers", args->first_stage_layers, "Layers on the first stage (uneven pipeline)");
-    cmd->add_option("--last-stage-layers", args->last_stage_layers, "Layers on the last stage (uneven pipeline)");
+    cmd->add_option("--first-stage-layers", args->first_stage_layers, "Layers on the first stage (uneven pipeline)")
+        ->check(whole_number(0));
+    cmd->add_option("--last-stage-layers", args->last_stage_layers, "Layers on the last stage (uneven pipeline)")
+        ->check(whole_number(0));
     cmd->add_flag("--untie-embeddings", args->untie, "The output layer has its own table");
     cmd->add_flag("--tie-embeddings", args->tie, "The output layer shares the embedding's table");
     cmd->add_option("--vocab", args->vocab, "Vocabulary size, padded (default: the config's vocab_size)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1));
     cmd->add_option("--device-memory", args->device, "The device's memory (default 80GiB)");
     cmd->add_option("--records", args->records,
                     "The whole-rank records: calibrated (the default), reference, or a .rec file");
     cmd->add_option("--family", args->family, "Price with this op profile, not the one the model's name chooses");
     cmd->add_option("--format", args->format, "text (the default) or json")->check(CLI::IsMember({"text", "json"}));
     cmd->add_option("--plot", args->plot, "Also write the stages' chart as a self-contained HTML file");
-    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+    cmd->callback([args, cmd, &exit_code] {
+        for (const CLI::Option* o : cmd->get_options())
+            if (o->count() > 0 && o->get_name().rfind("--", 0) == 0 && !beside_launch_command(o->get_name()) &&
+                o->get_name() != "--help")
+                args->strategy_given.push_back(o->get_name());
+        exit_code = run(*args);
+    });
 }
 
 }  // namespace oprec::cli

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <initializer_list>
+#include <iostream>
 #include <stdexcept>
 #include <string_view>
-#include <iostream>
+#include <utility>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -29,7 +31,7 @@ struct SweepArgs {
     std::string config;
     StrategyOptions strategy;
     std::vector<std::string> pp, vpp, zero, schedule;  // with --budget
-    std::string gpus = "8", gbs;                        // with --budget
+    std::string gpus, gbs;                              // with --budget (gpus: 8 where not given)
     std::string records;
     std::string format = "table";
     std::string budget;             // a GPU's memory: the whole rank (sweep_fit.h)
@@ -78,6 +80,17 @@ int run(const SweepArgs& args) {
         fit.budget = *budget;
         return run_fit_sweep(fit);
     }
+    // The whole rank's options without --budget: refused, not ignored.
+    for (const auto& [option, given] : std::initializer_list<std::pair<const char*, bool>>{
+             {"--plot", !args.plot.empty()}, {"--pp", !args.pp.empty()}, {"--vpp", !args.vpp.empty()},
+             {"--zero", !args.zero.empty()}, {"--schedule", !args.schedule.empty()}, {"--gpus", !args.gpus.empty()},
+             {"--gbs", !args.gbs.empty()}})
+        if (given) {
+            std::cerr << fmt::format("oprec sweep: {} goes with --budget (the whole rank against a GPU's memory); "
+                                     "without it the sweep prices the layers' activations alone\n",
+                                     option);
+            return kCannotRun;
+        }
     const std::optional<Records> records = load_hf_records(args.records, args.strategy, "sweep");
     if (!records) return kCannotRun;
 

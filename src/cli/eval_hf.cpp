@@ -1,5 +1,6 @@
 #include "cli/eval_hf.h"
 
+#include <algorithm>
 #include <iostream>
 #include <unistd.h>
 
@@ -7,8 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/layer_table.h"
+#include "cli/option_checks.h"
 #include "value/numbers.h"
 #include "cli/paths.h"
+#include "diag/suggest.h"
 #include "oprec/oprec.h"
 #include "value/json_writer.h"
 #include "value/text.h"
@@ -46,19 +49,28 @@ ordered_json strategy_json(const HfStrategy& s, const Layer& layer) {
 
 }  // namespace
 
+bool only_is_known(const Records& records, const std::string& only) {
+    const std::vector<std::string>& ops = records.ops();
+    if (only.empty() || std::find(ops.begin(), ops.end(), only) != ops.end()) return true;
+    const std::optional<std::string> near = closest_name(only, ops);
+    std::cerr << fmt::format("oprec eval: --only {}: the records state no op or part `{}`{}\n", only, only,
+                             near ? fmt::format(" (did you mean `{}`?)", *near) : "");
+    return false;
+}
+
 void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& o) {
     cmd.add_option("--hf", o.config, "Derive the layer from a Hugging Face config.json under the strategy options");
     add_strategy_options(cmd, o.strategy, /*lists=*/false);
     cmd.add_option("--recompute", o.recompute, "With --hf: none, selective (the default: HyperParallel's rule, attBMM kept) or full")
         ->check(CLI::IsMember({"none", "selective", "full"}));
-    cmd.add_option("--layer", o.layer, "With --hf: price layer K (from 0)");
+    cmd.add_option("--layer", o.layer, "With --hf: price layer K (from 0)")->check(whole_number(0));
     cmd.add_option("--kind", o.kind, "With --hf: price the first layer of this kind (dense, moe, linear_attention, ...)");
     cmd.add_flag("--show-layer", o.show_layer, "With --hf: print the derived layer document (JSON `oprec eval` reads)");
 }
 
 int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
     const std::optional<Records> records = load_hf_records(common.records, o.strategy, "eval");
-    if (!records) return kCannotRun;
+    if (!records || !only_is_known(*records, common.only)) return kCannotRun;
     try {
         if (o.layer >= 0 && !o.kind.empty()) throw LayerError("--layer and --kind both choose the layer: give one");
         const StrategyGrid grid = parse_grid(o.strategy);

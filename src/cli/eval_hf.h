@@ -31,6 +31,10 @@ struct EvalCommon {
     std::string only;
 };
 
+// Whether --only names an op or part of the records (an empty one does);
+// where not, says so on standard error.
+bool only_is_known(const Records& records, const std::string& only);
+
 void add_hf_eval_options(CLI::App& cmd, HfEvalOptions& options);
 int run_hf_eval(const HfEvalOptions& options, const EvalCommon& common);
 

@@ -1,6 +1,7 @@
 #include "cli/strategy_options.h"
 
 #include <charconv>
+#include <cmath>
 #include <iostream>
 #include <unistd.h>
 #include <optional>
@@ -101,8 +102,8 @@ StrategyGrid parse_grid(const StrategyOptions& o) {
             if (const Field f = parse_field(t); const Number* n = std::get_if<Number>(&f)) v = *n;
         } catch (const LayerError&) {  // an integer beyond 64 bits: a bad option, as any other
         }
-        if (!v || v->kind == Number::Kind::Bool || !(v->to_double() > 0))
-            throw std::invalid_argument(fmt::format("--micro-factor {}: expected a number above 0", t));
+        if (!v || v->kind == Number::Kind::Bool || !(v->to_double() > 0) || !std::isfinite(v->to_double()))
+            throw std::invalid_argument(fmt::format("--micro-factor {}: expected a finite number above 0", t));
         return *v;
     });
     return g;

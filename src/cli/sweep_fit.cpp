@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@ namespace oprec::cli {
 namespace {
 
 constexpr const char* kRecompute[] = {"none", "selective", "full"};
+constexpr std::string_view kSchedules[] = {"1f1b", "interleaved", "gpipe", "dualpipev", "zero-bubble"};
 
 // A grid strategy's parallel layout, sequence, dtype and flash attention:
 // the whole rank's model decides the micro-batches in flight, and the
@@ -146,7 +148,11 @@ int run_fit_sweep(const FitSweepArgs& args) {
         zeros = wholes(args.zero, "zero", 1, 0);
         for (std::int64_t z : zeros)
             if (z > 3) throw std::invalid_argument(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", z));
-        gpus = whole(args.gpus, "gpus", 1);
+        for (const std::string& name : args.schedule)
+            if (std::find(std::begin(kSchedules), std::end(kSchedules), name) == std::end(kSchedules))
+                throw std::invalid_argument(
+                    fmt::format("--schedule {}: expected 1f1b, interleaved, gpipe, dualpipev or zero-bubble", name));
+        gpus = whole(args.gpus.empty() ? "8" : args.gpus, "gpus", 1);
         if (!args.gbs.empty()) gbs = whole(args.gbs, "gbs", 1);
         const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
         model.emplace(*records, args.config, family);

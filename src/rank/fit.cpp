@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <initializer_list>
 #include <optional>
 
 #include <fmt/format.h>
@@ -207,16 +208,29 @@ Fit RankModel::fit(const RankStrategy& s) const {
     const std::int64_t tp = layer_strategy.tp, cp = layer_strategy.cp, ep = layer_strategy.ep,
                        etp = layer_strategy.etp, mbs = layer_strategy.mbs;
     if (s.gpus < 1 || s.pp < 1 || s.vpp < 1) throw FitError("--gpus, --pp and --vpp must be at least 1");
-    if (s.gpus % (tp * s.pp * cp) != 0)
+    // Products that pass 64 bits are no divisor of --gpus (nor a batch): refused, not wrapped.
+    const auto product = [](std::initializer_list<std::int64_t> factors) -> std::optional<std::int64_t> {
+        std::int64_t p = 1;
+        for (const std::int64_t f : factors)
+            if (__builtin_mul_overflow(p, f, &p)) return std::nullopt;
+        return p;
+    };
+    const std::optional<std::int64_t> tp_pp_cp = product({tp, s.pp, cp}), pp_ep_etp = product({s.pp, ep, etp});
+    if (!tp_pp_cp || s.gpus % *tp_pp_cp != 0)
         throw FitError(fmt::format("--gpus {} is not a multiple of tp * pp * cp = {} * {} * {}", s.gpus, tp, s.pp, cp));
-    const std::int64_t dp = s.gpus / (tp * s.pp * cp);
-    if (s.gpus % (s.pp * ep * etp) != 0)
+    const std::int64_t dp = s.gpus / *tp_pp_cp;
+    if (!pp_ep_etp || s.gpus % *pp_ep_etp != 0)
         throw FitError(fmt::format("--gpus {} is not a multiple of pp * ep * etp = {} * {} * {}", s.gpus, s.pp, ep, etp));
-    const std::int64_t edp = s.gpus / (s.pp * ep * etp);
-    const std::int64_t gbs = s.gbs.value_or(mbs * dp);
-    if (gbs < 1 || gbs % (mbs * dp) != 0)
+    const std::int64_t edp = s.gpus / *pp_ep_etp;
+    const std::optional<std::int64_t> mbs_dp = product({mbs, dp});
+    if (!mbs_dp) throw FitError(fmt::format("mbs * dp = {} * {} passes 64 bits", mbs, dp));
+    const std::int64_t gbs = s.gbs.value_or(*mbs_dp);
+    if (gbs < 1 || gbs % *mbs_dp != 0)
         throw FitError(fmt::format("--gbs {} is not a multiple of mbs * dp = {} * {}", gbs, mbs, dp));
-    const std::int64_t m = gbs / (mbs * dp);
+    const std::int64_t m = gbs / *mbs_dp;
+    // Megatron-LM splits each sequence evenly over the context-parallel ranks.
+    if (layer_strategy.seq && *layer_strategy.seq % cp != 0)
+        throw FitError(fmt::format("--seq {} does not split evenly over cp {}", *layer_strategy.seq, cp));
     if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
 
     const Layout layout = lay_out(model_.stack().size(), s);
@@ -229,6 +243,8 @@ Fit RankModel::fit(const RankStrategy& s) const {
     };
     const hf::HfConfig& config = model_.config();
     const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
+    if (vocab < 1)  // the embedding, the output layer and the logits are priced from it
+        throw FitError("the config states no vocab_size (at least 1): give it, or --vocab");
     const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(false);
     const Schedule schedule = s.schedule_or_default();
     const std::int64_t param_bytes = hf::dtype_bytes(*layer_strategy.dtype);

@@ -38,6 +38,11 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
     const auto L = static_cast<std::int64_t>(layers);
     const std::int64_t pp = s.pp, vp = s.vpp;
+    // pp * vp chunks, each of at least one layer unless their counts are
+    // stated (Megatron-LM's pipeline split may leave one to the embedding).
+    std::int64_t chunks = 0;
+    if (__builtin_mul_overflow(pp, vp, &chunks) || (s.virtual_stage_layers.empty() && chunks > L))
+        throw FitError(fmt::format("{} layers cannot fill pp * vpp = {} * {} model chunks", L, pp, vp));
     if (s.virtual_stage_layers.empty() && s.balance_layers && !s.first_stage_layers && !s.last_stage_layers &&
         L % (pp * vp) != 0) {
         const std::int64_t stages = pp * vp;

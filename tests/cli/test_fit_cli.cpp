@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -126,4 +127,39 @@ TEST_CASE("fit: strategies the job cannot take are refused, naming the option", 
     r = run_fit_cli("fit " + kLlama + " --records " OPREC_TEST_DATA "/../records/op_records.rec", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "no `term`"));
+}
+
+TEST_CASE("fit: sizes past 64 bits, or past the model, are refused before anything is priced", "[fit][cli][errors]") {
+    // Each exits 2 with the command's words: no signal (tp * pp * cp wrapped to 0
+    // divided by zero), no clamped value, no library wording.
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"--pp 4294967296 --cp 4294967296", "--gpus 8 is not a multiple of tp * pp * cp = 1 * 4294967296 * 4294967296"},
+        {"--gpus 0", "--gpus: expected a whole number, at least 1, not `0`"},
+        {"--gpus 99999999999999999999", "--gpus: 99999999999999999999 is beyond 64 bits"},
+        {"--mbs 9223372036854775807", "mbs * dp = 9223372036854775807 * 8 passes 64 bits"},
+        {"--pp 2 --vpp 9223372036854775807", "32 layers cannot fill pp * vpp = 2 * 9223372036854775807 model chunks"},
+        {"--cp 3 --gpus 3", "--seq 4096 does not split evenly over cp 3"},
+        {"--seq 9223372036854775807", "integer overflow"},
+        {"--pp 2 --first-stage-layers -1", "--first-stage-layers: expected a whole number, at least 0"},
+    };
+    for (const auto& [options, words] : cases) {
+        INFO(options);
+        const Run r = run_fit_cli("fit " + kLlama + " " + options, true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, words));
+        CHECK_FALSE(has(r.out, "std::"));
+    }
+}
+
+TEST_CASE("fit: a launch command states the job; strategy options beside it are refused", "[fit][cli][megatron][errors]") {
+    const std::string launch = " --megatron-args " OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
+    Run r = run_fit_cli("fit" + launch + " --tp 2 --zero 3", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--tp, --zero with --megatron-args: the launch command states the job"));
+    r = run_fit_cli("fit" + launch + " --gpus 4294967296", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--gpus 4294967296: expected a whole number from 1 to 2147483647"));
+    // What goes with it still does.
+    r = run_fit_cli("fit" + launch + " --gpus 8 --device-memory 40GiB --format json", true);
+    CHECK(r.status == 0);
 }

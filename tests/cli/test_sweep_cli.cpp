@@ -280,6 +280,34 @@ TEST_CASE("oprec sweep --budget: options of the activations-only sweep are refus
     CHECK(oprec("sweep " + config + "--no-param-casts").status == 0);
 }
 
+TEST_CASE("oprec sweep: the whole rank's options without --budget are refused, not ignored", "[cli][sweep][errors]") {
+    for (const std::string option : {"--plot x.html", "--pp 2", "--vpp 2", "--zero 3", "--schedule gpipe", "--gpus 16",
+                                     "--gbs 64"}) {
+        INFO(option);
+        const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress " + option, true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, option.substr(0, option.find(' ')) + " goes with --budget"));
+    }
+    const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --schedule 1f1b,nope", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--schedule nope: expected 1f1b, interleaved, gpipe, dualpipev or zero-bubble"));
+}
+
+TEST_CASE("oprec eval --hf: a micro-factor that is not finite, an unknown --only, a negative --layer exit 2", "[cli][hf][errors]") {
+    const std::string config = kExamples + "llama-2-7b.json";
+    Run r = oprec("eval --hf " + config + " --micro-factor inf", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--micro-factor inf: expected a finite number above 0"));
+    r = oprec("sweep " + config + " --micro-factor 1,nan", true);
+    CHECK(r.status == 2);
+    r = oprec("eval --hf " + config + " --only softmx", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--only softmx: the records state no op or part `softmx` (did you mean `softmax`?)"));
+    r = oprec("eval --hf " + config + " --layer -1", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--layer: expected a whole number, at least 0"));
+}
+
 TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before pricing", "[cli][sweep][errors]") {
     std::string thousand;
     for (int i = 1; i <= 1000; ++i) thousand += (i == 1 ? "" : ",") + std::to_string(i);
