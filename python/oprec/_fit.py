@@ -62,10 +62,10 @@ def device_bytes(size: Union[str, int, float]) -> float:
 def _int(name: str, value: Any, least: int, optional: bool = False) -> None:
     if optional and value is None:
         return
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= least
+    ok = isinstance(value, int) and not isinstance(value, bool) and least <= value < 2**63
     if not ok:
         want = "a positive integer" if least == 1 else f"an integer of at least {least}"
-        raise ValueError(f"{name}={value!r}: expected {want}{' or None' if optional else ''}")
+        raise ValueError(f"{name}={value!r}: expected {want} below 2**63{' or None' if optional else ''}")
 
 
 def _choice(name: str, value: Any, choices: Tuple[str, ...], optional: bool = False) -> None:

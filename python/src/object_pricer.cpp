@@ -72,6 +72,16 @@ public:
     // else the context's where a mapping, else the config's rec_op;
     // `overrides` stand for fields.
     BoundLayer& bind(py::handle ccfg, py::handle ctx, py::handle switches, py::handle overrides) {
+        // A config's property that prices another config on this thread
+        // would rebind this layer halfway through reading the first: the
+        // inner call is refused (the drop-in then prices it the reference's
+        // way) and the outer one reads on undisturbed.
+        if (binding_) throw LayerError("the pricer is reading another config (a property priced a layer)");
+        binding_ = true;
+        const struct Done {
+            bool& flag;
+            ~Done() { flag = false; }
+        } done{binding_};
         const bool has_overrides = !overrides.is_none() && py::len(overrides) > 0;
         if (has_overrides) check_overrides(overrides);
         for (Read& r : fields_) update(r, ccfg, overrides, has_overrides);
@@ -84,6 +94,7 @@ public:
     const Records& records() const { return records_; }
 
 private:
+    bool binding_ = false;
     struct Switch {
         py::str key;
         std::string name;

@@ -54,8 +54,16 @@ Field to_field(py::handle value, std::string_view name) {
         if (f == -1.0 && PyErr_Occurred()) throw py::error_already_set();
         return Number::real(f);
     }
-    // An enum member (the reference's CPAlgo.ULYSSES_CP) stands for its value.
-    if (py::hasattr(value, "value") && py::hasattr(value, "name")) return to_field(value.attr("value"), name);
+    // An enum member (the reference's CPAlgo.ULYSSES_CP) stands for its
+    // value, one level down: a value that is itself enum-like (an object
+    // whose `value` is itself) would recurse without end.
+    if (py::hasattr(value, "value") && py::hasattr(value, "name")) {
+        py::object inner = value.attr("value");
+        if (py::hasattr(inner, "value") && py::hasattr(inner, "name") && !PyUnicode_Check(inner.ptr()))
+            throw LayerError("field `" + std::string(name) + "`: an enum member whose value is enum-like again (" +
+                             std::string(Py_TYPE(v)->tp_name) + ")");
+        return to_field(inner, name);
+    }
     throw LayerError("field `" + std::string(name) + "`: expected a number, a string or None, got " +
                      std::string(Py_TYPE(v)->tp_name));
 }

@@ -82,6 +82,8 @@ HfLayer hf_layer(const Records& records, const std::filesystem::path& config, co
         throw LayerError(fmt::format("{}: no op profiles: load the records with RecordsOptions::profiles "
                                      "(\"profiles.rec\")", records.source()));
     if (choice.layer && choice.kind) throw LayerError("the layer and the kind both choose the layer: give one");
+    if (choice.layer && *choice.layer < 0)
+        throw LayerError(fmt::format("layer index {}: expected 0 or more", *choice.layer));
     try {
         const hf::Strategy s = detail::internal_strategy(strategy);
         const hf::HfModel model(state->program, hf::HfConfig::read(config.string()), choice.family);

@@ -151,7 +151,7 @@ TEST_CASE("fit: sizes past 64 bits, or past the model, are refused before anythi
     }
 }
 
-TEST_CASE("fit: a launch command states the job; strategy options beside it are refused", "[fit][cli][megatron][errors]") {
+TEST_CASE("fit: a launch command states the job, strategy options beside it are refused", "[fit][cli][megatron][errors]") {
     const std::string launch = " --megatron-args " OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
     Run r = run_fit_cli("fit" + launch + " --tp 2 --zero 3", true);
     CHECK(r.status == 2);

@@ -1,0 +1,71 @@
+"""A trial of the Python front door (2026-12-07): a self-referential enum,
+a drop-in call re-entered from a config's property, and the whole-rank
+fit's sizes, each refused or priced right rather than crashing, wrapping
+or allocating without end."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+import oprec
+from conftest import ROOT
+
+LLAMA = ROOT / "examples" / "llama2-7b.json"
+LLAMA_HF = ROOT / "examples" / "hf" / "llama-2-7b.json"
+
+
+def test_an_object_whose_value_is_itself_is_refused_not_followed_forever() -> None:
+    class Loop:
+        name = "x"
+
+        @property
+        def value(self) -> "Loop":
+            return self
+
+    layer = oprec.Records().layer_file(str(LLAMA))
+    before = layer["t"]
+    with pytest.raises(oprec.LayerError, match="enum-like again"):
+        layer["t"] = Loop()
+    assert layer["t"] == before  # left as it was
+
+
+def test_a_drop_in_call_re_entered_from_a_property_prices_both_right() -> None:
+    from oprec.compat import layer_block as lb
+
+    fields = json.loads(LLAMA.read_text())["fields"]
+    ctx = SimpleNamespace(current_node=lb.LayerType.SEL_REC_LAYER, micro_factor=1, dropless_tok_factor=1)
+    other = SimpleNamespace(**{**fields, "t": 2}, rec_op={})
+    inner: dict = {}
+
+    class Reentrant(SimpleNamespace):
+        @property
+        def hff(self) -> int:
+            inner.update(lb.EvalRecords.layer_bytes(other, ctx))
+            return fields["hff"]
+
+    plain = SimpleNamespace(**fields, rec_op={})
+    expected = lb.EvalRecords.layer_bytes(plain, ctx)
+    expected_inner = lb.EvalRecords.layer_bytes(other, ctx)
+    outer = lb.EvalRecords.layer_bytes(Reentrant(**{k: v for k, v in fields.items() if k != "hff"}, rec_op={}), ctx)
+    assert outer == expected
+    assert inner == expected_inner
+
+
+@pytest.mark.parametrize("options, words", [
+    (dict(pp=2, vpp=10**8), "32 layers cannot fill pp \\* vpp = 2 \\* 100000000 model chunks"),
+    (dict(mbs=2**61), "mbs \\* dp = 2305843009213693952 \\* 8 passes 64 bits"),
+    (dict(tp=2**70), "tp=1180591620717411303424: expected a positive integer below 2\\*\\*63"),
+    (dict(pp=2**32, cp=2**32), "not a multiple of tp \\* pp \\* cp"),
+])
+def test_fit_sizes_past_64_bits_or_the_model_are_refused_first(options: dict, words: str) -> None:
+    with pytest.raises((oprec.LayerError, ValueError), match=words):
+        oprec.fit(str(LLAMA_HF), gpus=8, **options)
+
+
+def test_a_negative_layer_index_and_a_micro_factor_that_is_not_finite_are_refused() -> None:
+    with pytest.raises(oprec.LayerError, match="layer index -1: expected 0 or more"):
+        oprec.hf.layer(str(LLAMA_HF), index=-1)
+    with pytest.raises(oprec.LayerError, match="micro_factor inf: expected a finite number above 0"):
+        oprec.hf.layer(str(LLAMA_HF), micro_factor=float("inf"))
