@@ -23,13 +23,13 @@ py::list keys(const Layer& l) {
 
 // A field set by name: a name the layer cannot state is a KeyError naming
 // it (a typo would otherwise be stated, read by nothing, and change nothing).
-void set_one(BoundLayer& b, const std::string& name, py::handle value) {
-    if (const auto why = b.layer.unknown_field(name)) throw py::key_error(*why);
-    b.layer.set(name, to_field(value, name));
+void set_one(Layer& layer, const std::string& name, py::handle value) {
+    if (const auto why = layer.unknown_field(name)) throw py::key_error(*why);
+    layer.set(name, to_field(value, name));
 }
 
-void set_all(BoundLayer& b, py::handle mapping) {
-    for (auto [name, value] : as_dict(mapping)) set_one(b, key_text(name, "a field's name"), value);
+void set_all(Layer& layer, py::handle mapping) {
+    for (auto [name, value] : as_dict(mapping)) set_one(layer, key_text(name, "a field's name"), value);
 }
 
 py::object report(const BoundLayer& b, const std::optional<std::string>& only) {
@@ -61,7 +61,7 @@ void register_layer(py::module_& m) {
              },
              "name"_a, "A field's value as stated; KeyError when it is not.")
         .def("__setitem__",
-             [](BoundLayer& b, const std::string& name, py::handle value) { set_one(b, name, value); }, "name"_a, "value"_a,
+             [](BoundLayer& b, const std::string& name, py::handle value) { set_one(b.layer, name, value); }, "name"_a, "value"_a,
              "Set a field (None, bool, int, float, str); prices again cheaply. KeyError for a name the records "
              "have no field of.")
         .def("__delitem__",
@@ -104,11 +104,13 @@ void register_layer(py::module_& m) {
         .def(
             "set",
             [](BoundLayer& b, py::object mapping, py::kwargs kwargs) {
-                if (!mapping.is_none()) set_all(b, mapping);
-                set_all(b, kwargs);
+                Layer edited = b.layer;  // all or nothing: an error leaves the layer as it was
+                if (!mapping.is_none()) set_all(edited, mapping);
+                set_all(edited, kwargs);
+                b.layer = std::move(edited);
             },
             "mapping"_a = py::none(),
-            "Set several fields: layer.set(t=8, cp=2) or layer.set({'t': 8}).")
+            "Set several fields: layer.set(t=8, cp=2) or layer.set({'t': 8}), all or none of them.")
         .def("fields", [](const BoundLayer& b) { return fields(b.layer); },
              "Every stated field, as a dict.")
         .def(

@@ -69,3 +69,15 @@ def test_a_negative_layer_index_and_a_micro_factor_that_is_not_finite_are_refuse
         oprec.hf.layer(str(LLAMA_HF), index=-1)
     with pytest.raises(oprec.LayerError, match="micro_factor inf: expected a finite number above 0"):
         oprec.hf.layer(str(LLAMA_HF), micro_factor=float("inf"))
+
+
+def test_set_of_several_fields_is_all_or_nothing() -> None:
+    layer = oprec.Records().layer_file(str(LLAMA))
+    before = layer.fields()
+    with pytest.raises(oprec.LayerError):
+        layer.set({"t": 8, "h": [1]})
+    with pytest.raises(KeyError):
+        layer.set(t=8, tt=1)
+    assert layer.fields() == before
+    layer.set(t=8, cp=2)
+    assert (layer["t"], layer["cp"]) == (8, 2)

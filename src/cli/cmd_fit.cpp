@@ -36,6 +36,7 @@ struct FitArgs {
     int zero = 1;
     bool no_sp = false, no_flash = false, untie = false, tie = false;
     bool gpus_given = false;
+    bool recompute_detail_given = false;  // --recompute-method or --recompute-layers
     std::vector<std::string> strategy_given;  // strategy options stated (a launch command states its own)
 };
 
@@ -93,6 +94,14 @@ int run(const FitArgs& args) {
     }
     if (args.config.empty() == args.megatron_args.empty()) {
         std::cerr << "oprec fit: give a Hugging Face config.json, or --megatron-args FILE (a Megatron-LM launch command)\n";
+        return kCannotRun;
+    }
+    if (args.tie && args.untie) {
+        std::cerr << "oprec fit: --tie-embeddings and --untie-embeddings: give one\n";
+        return kCannotRun;
+    }
+    if (args.recompute_detail_given && args.recompute != "full" && args.megatron_args.empty()) {
+        std::cerr << "oprec fit: --recompute-method and --recompute-layers go with --recompute full\n";
         return kCannotRun;
     }
     if (!args.megatron_args.empty() && !args.strategy_given.empty()) {
@@ -226,6 +235,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
             if (o->count() > 0 && o->get_name().rfind("--", 0) == 0 && !beside_launch_command(o->get_name()) &&
                 o->get_name() != "--help")
                 args->strategy_given.push_back(o->get_name());
+        args->recompute_detail_given = cmd->count("--recompute-method") + cmd->count("--recompute-layers") > 0;
         exit_code = run(*args);
     });
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "diag/read_file.h"
+#include "value/text.h"
 
 namespace oprec::hf {
 
@@ -64,10 +65,7 @@ HfConfig HfConfig::parse(std::string_view text, std::string source_name) {
     try {
         out.doc_ = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        // nlohmann says "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
-        std::string what = e.what();
-        const auto at = what.find("parse error");
-        throw HfError(fmt::format("{}: invalid JSON: {}", out.source_, at == std::string::npos ? what : what.substr(at)));
+        throw HfError(json_syntax_error(out.source_, text, e));
     } catch (const json::out_of_range& e) {
         // A float literal beyond a double's range ("1e505"): nlohmann names the literal in quotes.
         const std::string what = e.what();

@@ -375,14 +375,6 @@ std::size_t number_token_at(std::string_view text, std::string_view literal) {
     return std::string_view::npos;
 }
 
-// nlohmann's message without its "[json.exception...] parse error at ...: " prefix.
-std::string parse_error_detail(const std::string& what) {
-    const std::size_t start = what.find("parse error");
-    if (start == std::string::npos) return what;
-    const std::size_t colon = what.find(": ", start);
-    return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
 }  // namespace
 
 LayerDoc parse_layer_doc(const nlohmann::json& doc, std::string_view source_name) {
@@ -426,9 +418,7 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
     try {
         doc = nlohmann::ordered_json::parse(text.begin(), text.end(), no_duplicates);
     } catch (const nlohmann::json::parse_error& e) {
-        const auto [line, col] = line_col(text, e.byte);
-        throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" +
-                            std::to_string(col) + ": invalid JSON: " + parse_error_detail(e.what()));
+        throw LayerDocError(json_syntax_error(source_name, text, e));
     } catch (const nlohmann::json::out_of_range& e) {
         // A float literal beyond a double's range ("1e400"): nlohmann names the
         // literal but not its place; find it, so the message says where.

@@ -232,6 +232,8 @@ Fit RankModel::fit(const RankStrategy& s) const {
     if (layer_strategy.seq && *layer_strategy.seq % cp != 0)
         throw FitError(fmt::format("--seq {} does not split evenly over cp {}", *layer_strategy.seq, cp));
     if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
+    if (s.vpp > 1 && s.pp < 2)
+        throw FitError(fmt::format("--vpp {} interleaves model chunks over pipeline stages: it needs --pp 2 or more", s.vpp));
 
     const Layout layout = lay_out(model_.stack().size(), s);
 

@@ -1,5 +1,6 @@
 #include "value/text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -96,6 +97,20 @@ nlohmann::ordered_json to_json(Value v) {
         return v.f;
     }
     return nullptr;
+}
+
+std::string json_syntax_error(std::string_view source, std::string_view text, const nlohmann::json::parse_error& e) {
+    const std::size_t at = std::min(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    const std::string_view before = text.substr(0, at);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t last_newline = before.rfind('\n');
+    const std::size_t col = last_newline == std::string_view::npos ? at + 1 : at - last_newline;
+    // nlohmann's message less its "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    const std::string what = e.what();
+    const std::size_t start = what.find("parse error");
+    const std::size_t colon = start == std::string::npos ? std::string::npos : what.find(": ", start);
+    const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    return std::string(source) + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + detail;
 }
 
 }  // namespace oprec

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,11 @@ std::optional<Value> value_from_json(const nlohmann::ordered_json& j);
 // (above 2^64 - 1, below -2^63): JSON readers make it a float, rounding
 // silently, where Python keeps it exact; oprec refuses it instead. nullopt: none.
 std::optional<std::size_t> oversized_json_integer(std::string_view text);
+
+// A JSON syntax error as people read it: "SOURCE:LINE:COL: invalid JSON:
+// unexpected '}'; ...", from nlohmann's parse_error (whose byte is the
+// 1-based place of the last character read) on `text`.
+std::string json_syntax_error(std::string_view source, std::string_view text, const nlohmann::json::parse_error& e);
 
 // Ints as integers, floats as numbers in shortest round-trip form (always
 // with a fraction or exponent), non-finite floats as "inf", "-inf", "nan".

@@ -129,7 +129,7 @@ TEST_CASE("fit: strategies the job cannot take are refused, naming the option", 
     CHECK(has(r.out, "no `term`"));
 }
 
-TEST_CASE("fit: sizes past 64 bits, or past the model, are refused before anything is priced", "[fit][cli][errors]") {
+TEST_CASE("fit: sizes past 64 bits or the model, and options that do not go together, are refused first", "[fit][cli][errors]") {
     // Each exits 2 with the command's words: no signal (tp * pp * cp wrapped to 0
     // divided by zero), no clamped value, no library wording.
     const std::vector<std::pair<std::string, std::string>> cases{
@@ -141,6 +141,9 @@ TEST_CASE("fit: sizes past 64 bits, or past the model, are refused before anythi
         {"--cp 3 --gpus 3", "--seq 4096 does not split evenly over cp 3"},
         {"--seq 9223372036854775807", "integer overflow"},
         {"--pp 2 --first-stage-layers -1", "--first-stage-layers: expected a whole number, at least 0"},
+        {"--vpp 2", "--vpp 2 interleaves model chunks over pipeline stages: it needs --pp 2 or more"},
+        {"--recompute-layers 3", "--recompute-method and --recompute-layers go with --recompute full"},
+        {"--tie-embeddings --untie-embeddings", "--tie-embeddings and --untie-embeddings: give one"},
     };
     for (const auto& [options, words] : cases) {
         INFO(options);
