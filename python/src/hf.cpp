@@ -30,10 +30,15 @@ void register_hf(py::module_& m) {
             s.seq = seq, s.dtype = std::move(dtype), s.flash_attention = flash_attention, s.param_casts = param_casts;
             s.recompute = recompute;
             if (!switches.is_none())
-                for (auto [name, keep] : as_dict(switches))
-                    s.switches.emplace_back(key_text(name, "a switch's name"), PyObject_IsTrue(keep.ptr()) == 1);
+                for (auto [name, keep] : as_dict(switches)) {
+                    std::string n = key_text(name, "a switch's name");
+                    const bool kept = switch_keeps(keep, n);
+                    s.switches.emplace_back(std::move(n), kept);
+                }
             const Field mf = to_field(micro_factor, "micro_factor");
-            if (const Number* n = std::get_if<Number>(&mf)) s.micro_factor = *n;
+            const Number* n = std::get_if<Number>(&mf);
+            if (n == nullptr) throw py::type_error("micro_factor: expected a number, got " + py::repr(micro_factor).cast<std::string>());
+            s.micro_factor = *n;
             HfModelChoice choice{std::move(family), index, std::move(kind)};
             HfLayer h = hf_layer(records, config, s, choice);
             py::dict out;

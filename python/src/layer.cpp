@@ -115,7 +115,19 @@ void register_layer(py::module_& m) {
              "Every stated field, as a dict.")
         .def(
             "set_switch",
-            [](BoundLayer& b, const std::string& name, std::optional<bool> keep) { b.layer.set_switch(name, keep); },
+            [](BoundLayer& b, const std::string& name, py::handle keep) {
+                std::optional<bool> state;
+                if (!keep.is_none()) {
+                    try {
+                        state = switch_keeps(keep, name);
+                    } catch (const py::type_error&) {
+                        throw py::type_error("oprec.Layer.set_switch(): `keep` needs True or False or None (or 1, 0), got " +
+                                             std::string(Py_TYPE(keep.ptr())->tp_name) + " " +
+                                             py::repr(keep).cast<std::string>());
+                    }
+                }
+                b.layer.set_switch(name, state);
+            },
             "name"_a, "keep"_a,
             "A recompute switch: True keeps the op, False recomputes it, None forgets it.")
         .def_property(

@@ -68,6 +68,20 @@ Field to_field(py::handle value, std::string_view name) {
                      std::string(Py_TYPE(v)->tp_name));
 }
 
+bool switch_keeps(py::handle value, std::string_view name) {
+    PyObject* v = value.ptr();
+    if (PyBool_Check(v)) return v == Py_True;
+    if (std::string_view(Py_TYPE(v)->tp_name) == "numpy.bool_" || std::string_view(Py_TYPE(v)->tp_name) == "numpy.bool")
+        return PyObject_IsTrue(v) == 1;
+    if (PyLong_Check(v)) {
+        int overflow = 0;
+        const long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow == 0 && (i == 0 || i == 1)) return i == 1;
+    }
+    throw py::type_error("switch `" + std::string(name) + "`: expected True, False (or 1, 0), got " +
+                         py::repr(value).cast<std::string>());
+}
+
 std::string key_text(py::handle key, std::string_view what) {
     if (!PyUnicode_Check(key.ptr()))
         throw py::type_error("expected " + std::string(what) + " (a str), got " + std::string(Py_TYPE(key.ptr())->tp_name) + " " +

@@ -28,6 +28,11 @@ Field to_field(py::handle value, std::string_view name);
 // what it stands for (`what`: "a field's name") and what it got.
 std::string key_text(py::handle key, std::string_view what);
 
+// A switch's state: True or 1 keeps the op, False or 0 recomputes it (the
+// reference's rec_op holds 1 and 0); anything else is a TypeError, not its
+// truth ("False" is true).
+bool switch_keeps(py::handle value, std::string_view name);
+
 // A mapping as a dict (Python's dict(mapping)).
 inline py::dict as_dict(py::handle mapping) { return py::dict(py::reinterpret_borrow<py::object>(mapping)); }
 

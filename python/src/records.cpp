@@ -31,7 +31,7 @@ void set_switches(BoundLayer& b, py::handle switches) {
         if (keep.is_none())
             b.layer.set_switch(n, std::nullopt);
         else
-            b.layer.set_switch(n, PyObject_IsTrue(keep.ptr()) == 1);
+            b.layer.set_switch(n, switch_keeps(keep, n));
     }
 }
 

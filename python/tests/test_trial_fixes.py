@@ -81,3 +81,22 @@ def test_set_of_several_fields_is_all_or_nothing() -> None:
     assert layer.fields() == before
     layer.set(t=8, cp=2)
     assert (layer["t"], layer["cp"]) == (8, 2)
+
+
+@pytest.mark.parametrize("keep", ["False", "no", 2, 1.5, float("nan")])
+def test_a_switch_is_true_false_1_or_0_not_the_truth_of_anything(keep) -> None:
+    records = oprec.Records()
+    fields = json.loads(LLAMA.read_text())["fields"]
+    with pytest.raises(TypeError, match="switch `softmax`: expected True, False"):
+        records.layer(fields, switches={"softmax": keep})
+    with pytest.raises(TypeError, match="switch `softmax`: expected True, False"):
+        oprec.hf.layer(str(LLAMA_HF), switches={"softmax": keep})
+    with pytest.raises(TypeError, match="`keep` needs True or False or None"):
+        records.layer(fields).set_switch("softmax", keep)
+    assert records.layer(fields, switches={"softmax": 0}).total() == records.layer(fields, switches={"softmax": False}).total()
+
+
+def test_hf_micro_factor_must_be_a_number() -> None:
+    for bad in ("x", None):
+        with pytest.raises(TypeError, match="micro_factor: expected a number"):
+            oprec.hf.layer(str(LLAMA_HF), micro_factor=bad)
