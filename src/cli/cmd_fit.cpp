@@ -158,12 +158,7 @@ int run(const FitArgs& args) {
         }
         if (args.format == "json") std::cout << result.to_json(2);
         else std::cout << repl::fit_text(result, source, records->source(), "--format json lists every one");
-        std::cout.flush();
-        if (!std::cout) {
-            std::cerr << "oprec fit: cannot write the standard output\n";
-            return kCannotRun;
-        }
-        return result.fits ? kOk : kProblems;
+        return result.fits ? kOk : kProblems;  // (a failed write: main says so, as for every command)
     } catch (const PricingError& e) {  // the records cannot price this job (an overflow): no answer
         std::cerr << "oprec fit: " << e.what() << '\n';
         return kCannotRun;

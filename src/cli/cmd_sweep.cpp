@@ -97,7 +97,7 @@ int run(const SweepArgs& args) {
     std::optional<double> budget;
     if (!args.activation_budget.empty()) {
         budget = parse_byte_size(args.activation_budget);
-        if (!budget) {
+        if (!budget || *budget <= 0) {
             std::cerr << fmt::format("oprec sweep: --activation-budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n",
                                      args.activation_budget);
             return kCannotRun;

@@ -234,6 +234,10 @@ done:
         std::cerr << fmt::format("oprec sweep: interrupted after {} of {} strategies\n", tried, total);
         return 130;
     }
+    if (tried > 0 && skipped == tried) {  // nothing priced: no answer, not "nothing fits"
+        std::cerr << "oprec sweep: no strategy of the grid can run on this model (sizes that do not divide)\n";
+        return kCannotRun;
+    }
     return fits.empty() ? kProblems : kOk;
 }
 

@@ -288,9 +288,14 @@ TEST_CASE("oprec sweep: the whole rank's options without --budget are refused, n
         CHECK(r.status == 2);
         CHECK(has(r.out, option.substr(0, option.find(' ')) + " goes with --budget"));
     }
-    const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --schedule 1f1b,nope", true);
+    Run r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --schedule 1f1b,nope", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "--schedule nope: expected 1f1b, interleaved, gpipe, dualpipev or zero-bubble"));
+    // A grid none of whose strategies can run has no answer: 2, not "nothing fits" (1).
+    r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --tp 3", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "no strategy of the grid can run on this model"));
+    CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --activation-budget 0", true).status == 2);
 }
 
 TEST_CASE("oprec eval --hf: a micro-factor that is not finite, an unknown --only, a negative --layer exit 2", "[cli][hf][errors]") {
