@@ -115,8 +115,8 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
         _int(name, value, 1)
     for name, value in (("gbs", gbs), ("seq", seq), ("recompute_layers", recompute_layers), ("vocab", vocab)):
         _int(name, value, 1, optional=True)
-    _int("first_stage_layers", first_stage_layers, 0, optional=True)
-    _int("last_stage_layers", last_stage_layers, 0, optional=True)
+    _int("first_stage_layers", first_stage_layers, 1, optional=True)
+    _int("last_stage_layers", last_stage_layers, 1, optional=True)
     if zero not in (0, 1, 2, 3) or isinstance(zero, bool):
         raise ValueError(f"zero={zero!r}: expected 0, 1, 2 or 3 (the ZeRO stage)")
     _choice("cp_algo", cp_algo, ("ring", "ulysses", "hybrid"))

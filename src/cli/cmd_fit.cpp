@@ -35,7 +35,6 @@ struct FitArgs {
     std::string cp_algo = "ring", recompute = "none", recompute_method = "uniform", schedule, dtype, optimizer = "adam";
     int zero = 1;
     bool no_sp = false, no_flash = false, untie = false, tie = false;
-    bool gpus_given = false;
     bool recompute_detail_given = false;  // --recompute-method or --recompute-layers
     std::vector<std::string> strategy_given;  // strategy options stated (a launch command states its own)
 };
@@ -212,9 +211,9 @@ void add_fit_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"adam", "sgd"}));
     cmd->add_flag("--no-flash-attention", args->no_flash, "Attention materialises its scores (unfused)");
     cmd->add_option("--first-stage-layers", args->first_stage_layers, "Layers on the first stage (uneven pipeline)")
-        ->check(whole_number(0));
+        ->check(whole_number(1));
     cmd->add_option("--last-stage-layers", args->last_stage_layers, "Layers on the last stage (uneven pipeline)")
-        ->check(whole_number(0));
+        ->check(whole_number(1));
     cmd->add_flag("--untie-embeddings", args->untie, "The output layer has its own table");
     cmd->add_flag("--tie-embeddings", args->tie, "The output layer shares the embedding's table");
     cmd->add_option("--vocab", args->vocab, "Vocabulary size, padded (default: the config's vocab_size)")

@@ -120,8 +120,12 @@ bool write_in_place(const fs::path& path, const std::string& old_text, const std
         ::unlink(backup->c_str());
         return true;
     }
-    std::string restore_why;
-    if (write_through(path, old_text, restore_why)) {
+    // Restored from the start: what failed may have left more bytes than
+    // the old text has (a write through, without truncating, kept them).
+    const int restore = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    bool restored = restore >= 0 && write_all(restore, old_text) && ::fsync(restore) == 0;
+    if (restore >= 0 && ::close(restore) != 0) restored = false;
+    if (restored) {
         ::unlink(backup->c_str());
         why = error_text(error) + " (the file is as it was)";
     } else {

@@ -1,21 +1,33 @@
 #include "cli/option_checks.h"
 
 #include <charconv>
-#include <string>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace oprec::cli {
 
+std::int64_t parse_whole(const std::string& text, std::string_view option, std::int64_t least) {
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc::result_out_of_range)
+        throw std::invalid_argument(fmt::format("--{} {}: beyond 64 bits", option, text));
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < least)
+        throw std::invalid_argument(fmt::format("--{} {}: expected a whole number, at least {}", option, text, least));
+    return v;
+}
+
 CLI::Validator whole_number(std::int64_t least) {
     return CLI::Validator(
         [least](std::string& text) -> std::string {
-            std::int64_t v = 0;
-            const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            if (ec == std::errc::result_out_of_range) return fmt::format("{} is beyond 64 bits", text);
-            if (ec != std::errc() || ptr != text.data() + text.size() || v < least)
+            try {
+                parse_whole(text, "", least);
+                return {};
+            } catch (const std::invalid_argument& e) {  // CLI11 puts "--OPTION: " in front
+                if (std::string(e.what()).find("beyond 64 bits") != std::string::npos)
+                    return fmt::format("{} is beyond 64 bits", text);
                 return fmt::format("expected a whole number, at least {}, not `{}`", least, text);
-            return {};
+            }
         },
         fmt::format("INT>={}", least));
 }

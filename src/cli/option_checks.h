@@ -2,13 +2,20 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 namespace oprec::cli {
 
-// A whole number of at least `least` that fits 64 bits: CLI11's own
-// checks clamp a larger one and print their bounds as 300-digit floats.
+// The whole number `text` states, at least `least` and within 64 bits;
+// else std::invalid_argument: "--OPTION TEXT: expected a whole number, at
+// least 1" (or "... is beyond 64 bits"). `option` without its dashes.
+std::int64_t parse_whole(const std::string& text, std::string_view option, std::int64_t least);
+
+// The same as a CLI11 check: CLI11's own clamp a larger number and print
+// their bounds as 300-digit floats.
 CLI::Validator whole_number(std::int64_t least);
 
 }  // namespace oprec::cli

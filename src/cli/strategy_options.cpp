@@ -1,6 +1,5 @@
 #include "cli/strategy_options.h"
 
-#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <unistd.h>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/paths.h"
 
 namespace oprec::cli {
@@ -28,13 +28,6 @@ std::vector<T> values(const std::vector<std::string>& texts, const char* option,
     return out;
 }
 
-std::int64_t whole(const std::string& text, const char* option) {
-    std::int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || v < 1)
-        throw std::invalid_argument(fmt::format("--{} {}: expected a whole number, at least 1", option, text));
-    return v;
-}
 
 std::vector<bool> both_ways(bool on, bool off, bool fallback) {
     if (on && off) return {true, false};
@@ -75,7 +68,7 @@ void add_strategy_options(CLI::App& cmd, StrategyOptions& o, bool lists) {
 
 StrategyGrid parse_grid(const StrategyOptions& o) {
     StrategyGrid g;
-    auto ints = [](const char* option) { return [option](const std::string& t) { return whole(t, option); }; };
+    auto ints = [](const char* option) { return [option](const std::string& t) { return parse_whole(t, option, 1); }; };
     g.tp = values<std::int64_t>(o.tp, "tp", g.tp, ints("tp"));
     g.cp = values<std::int64_t>(o.cp, "cp", g.cp, ints("cp"));
     g.cp_algo = values<std::string>(o.cp_algo, "cp-algo", g.cp_algo, [](const std::string& t) {
@@ -88,7 +81,7 @@ StrategyGrid parse_grid(const StrategyOptions& o) {
     g.etp = values<std::int64_t>(o.etp, "etp", g.etp, ints("etp"));
     g.mbs = values<std::int64_t>(o.mbs, "mbs", g.mbs, ints("mbs"));
     g.seq = values<std::optional<std::int64_t>>(o.seq, "seq", g.seq,
-                                                [](const std::string& t) { return std::optional(whole(t, "seq")); });
+                                                [](const std::string& t) { return std::optional(parse_whole(t, "seq", 1)); });
     g.dtype = values<std::optional<std::string>>(o.dtype, "dtype", g.dtype, [](const std::string& t) {
         auto d = canonical_dtype(t);
         if (!d) throw std::invalid_argument(fmt::format("--dtype {}: expected bf16, fp16 or fp32", t));

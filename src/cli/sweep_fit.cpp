@@ -1,7 +1,6 @@
 #include "cli/sweep_fit.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -13,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#include "cli/option_checks.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "oprec/fit.h"
@@ -35,19 +35,11 @@ HfStrategy layout_of(HfStrategy s) {
     return s;
 }
 
-std::int64_t whole(const std::string& text, const char* option, std::int64_t least) {
-    std::int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || v < least)
-        throw std::invalid_argument(fmt::format("--{} {}: expected a whole number, at least {}", option, text, least));
-    return v;
-}
-
 std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const char* option, std::int64_t fallback,
                                  std::int64_t least) {
     if (texts.empty()) return {fallback};
     std::vector<std::int64_t> out;
-    for (const std::string& t : texts) out.push_back(whole(t, option, least));
+    for (const std::string& t : texts) out.push_back(parse_whole(t, option, least));
     return out;
 }
 
@@ -152,8 +144,8 @@ int run_fit_sweep(const FitSweepArgs& args) {
             if (std::find(std::begin(kSchedules), std::end(kSchedules), name) == std::end(kSchedules))
                 throw std::invalid_argument(
                     fmt::format("--schedule {}: expected 1f1b, interleaved, gpipe, dualpipev or zero-bubble", name));
-        gpus = whole(args.gpus.empty() ? "8" : args.gpus, "gpus", 1);
-        if (!args.gbs.empty()) gbs = whole(args.gbs, "gbs", 1);
+        gpus = parse_whole(args.gpus.empty() ? "8" : args.gpus, "gpus", 1);
+        if (!args.gbs.empty()) gbs = parse_whole(args.gbs, "gbs", 1);
         const auto family = args.strategy.family.empty() ? std::nullopt : std::optional(args.strategy.family);
         model.emplace(*records, args.config, family);
     } catch (const std::exception& e) {  // a bad option value, LayerError
@@ -166,6 +158,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<Fitted> fits;
     std::size_t tried = 0, skipped = 0, too_big = 0;
+    std::string first_refusal;  // why the first strategy that cannot run cannot
     for (const HfStrategy& layer : layers)
         for (std::int64_t pp : pps)
             for (std::int64_t vpp : vpps)
@@ -189,7 +182,8 @@ int run_fit_sweep(const FitSweepArgs& args) {
                             f.strategy.layer.recompute = kRecompute[f.recompute];
                             try {
                                 f.result = model->fit(f.strategy);
-                            } catch (const LayerError&) {  // sizes that do not divide: not a strategy
+                            } catch (const LayerError& e) {  // sizes that do not divide: not a strategy
+                                if (first_refusal.empty()) first_refusal = e.what();
                                 break;
                             }
                             priced = true;
@@ -235,7 +229,7 @@ done:
         return 130;
     }
     if (tried > 0 && skipped == tried) {  // nothing priced: no answer, not "nothing fits"
-        std::cerr << "oprec sweep: no strategy of the grid can run on this model (sizes that do not divide)\n";
+        std::cerr << "oprec sweep: no strategy of the grid can run on this model; the first: " << first_refusal << '\n';
         return kCannotRun;
     }
     return fits.empty() ? kProblems : kOk;

@@ -1,8 +1,8 @@
 #include "rank/fit.h"
 
 #include <algorithm>
-#include <map>
 #include <initializer_list>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>

@@ -38,8 +38,9 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
     const auto L = static_cast<std::int64_t>(layers);
     const std::int64_t pp = s.pp, vp = s.vpp;
-    // pp * vp chunks, each of at least one layer unless their counts are
-    // stated (Megatron-LM's pipeline split may leave one to the embedding).
+    // pp * vp chunks, each of at least one layer unless each chunk's count
+    // is stated (Megatron-LM's pipeline split may leave one to the
+    // embedding); first and last stages' counts are checked below.
     std::int64_t chunks = 0;
     if (__builtin_mul_overflow(pp, vp, &chunks) || (s.virtual_stage_layers.empty() && chunks > L))
         throw FitError(fmt::format("{} layers cannot fill pp * vpp = {} * {} model chunks", L, pp, vp));
@@ -55,15 +56,15 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
         if (extra > 0) ++balanced.virtual_stage_layers.front();
         return lay_out(layers, balanced);
     }
+    if (!s.virtual_stage_layers.empty() && static_cast<std::int64_t>(s.virtual_stage_layers.size()) != chunks)
+        throw FitError(fmt::format("{} virtual stages' layer counts for pp * vpp = {} * {}",
+                                   s.virtual_stage_layers.size(), pp, vp));
     Layout out;
     out.pp = pp;
     out.vp = vp;
-    out.chunks.assign(static_cast<std::size_t>(pp * vp), Chunk{});
+    out.chunks.assign(static_cast<std::size_t>(chunks), Chunk{});
     if (!s.virtual_stage_layers.empty()) {
         // Stated: virtual stage v = c * pp + st holds the next count of layers, in model order.
-        if (static_cast<std::int64_t>(s.virtual_stage_layers.size()) != pp * vp)
-            throw FitError(fmt::format("{} virtual stages' layer counts for pp * vpp = {} * {}",
-                                       s.virtual_stage_layers.size(), pp, vp));
         std::int64_t placed = 0;
         for (std::int64_t n : s.virtual_stage_layers) placed += n;
         if (placed != L || std::any_of(s.virtual_stage_layers.begin(), s.virtual_stage_layers.end(),

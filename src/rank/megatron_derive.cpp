@@ -388,7 +388,12 @@ void derive(ParsedArgs& out, const Stated& st) {
         }
         if (vpp > 1) a.virtual_pipeline_model_parallel_size = vpp;
         // Virtual stage v sits on rank v % pp; the first and last may be uneven.
-        const std::int64_t stages = pp * vpp;
+        // More stages than layers (and the embedding and loss) cannot be filled:
+        // refused before a count each is allocated.
+        std::int64_t stages = 0;
+        if (__builtin_mul_overflow(pp, vpp, &stages) || stages > a.num_layers + 2)
+            fail(out, "--num-virtual-stages-per-pipeline-rank",
+                 fmt::format("{} layers cannot fill {} pipeline stages of {} model chunks", a.num_layers, pp, vpp));
         std::vector<std::int64_t> per_virtual(static_cast<std::size_t>(stages), 0);
         std::int64_t rest = a.num_layers, rest_stages = stages;
         if (uneven) {

@@ -84,6 +84,56 @@ TEST_CASE("careful io: fmt writes a symlink's target, keeps hard links and the m
     CHECK(files == 3);
 }
 
+TEST_CASE("careful io: fmt of a hard-linked file that cannot be written in full leaves it as it was", "[cli][io]") {
+    // A file too large to write in full (a size limit standing for a full
+    // disk): the in-place write fails past the limit, and the old text must
+    // come back byte for byte, not over the start of the new one.
+    testing::TempDir dir;
+    std::string text = testing::read_text(kRoot + "/records/op_records.rec");
+    for (const char* spaced : {" = ", " * ", " + ", " / "}) {  // fmt puts the spaces back: it grows
+        const std::string tight = std::string(1, spaced[1]);
+        for (std::size_t at = text.find(spaced); at != std::string::npos; at = text.find(spaced, at))
+            text.replace(at, 3, tight);
+    }
+    constexpr std::size_t kLimitBlocks = 12;  // of 512 bytes, as sh's ulimit -f counts
+    REQUIRE(text.size() < kLimitBlocks * 512 - 40);
+    text += "# " + std::string(kLimitBlocks * 512 - 20 - text.size(), 'x') + "\n";  // just under the limit
+    const auto file = dir.write("big.rec", text);
+    fs::create_hard_link(file, dir / "other.rec");
+    std::string err;
+    const int code = shell("trap '' XFSZ; ulimit -f " + std::to_string(kLimitBlocks) + "; exec " + oprec_bin() +
+                               " fmt " + shell_quote(file.string()),
+                           &err);
+    INFO(err);
+    CHECK(code == 2);
+    CHECK(err.find("(the file is as it was)") != std::string::npos);
+    CHECK(testing::read_text(file) == text);
+    CHECK(fs::hard_link_count(file) == 2);
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir.path())) files += e.path().filename().string()[0] == '.' ? 100 : 1;
+    CHECK(files == 2);  // no backup left
+}
+
+TEST_CASE("careful io: files named like the standard library's in the working directory are not taken for them", "[cli][io]") {
+    // fit, eval --hf and sweep load the standard library's profiles.rec by
+    // name; a copy (edited, or with the rest of the library beside it) in
+    // the working directory once priced in its place, silently.
+    testing::TempDir dir;
+    for (const auto& e : fs::directory_iterator(kRoot + "/stdlib")) fs::copy_file(e.path(), dir.path() / e.path().filename());
+    std::string profiles = testing::read_text(dir / "profiles.rec");
+    profiles += "\n# edited\nprofile nothing_like_the_library { default kind dense\n kind dense = 1 1 1 1 1 1 1 1 1 1 }\n";
+    dir.write("profiles.rec", profiles);
+    const std::string fit = " fit " + shell_quote(kRoot + "/examples/hf/llama-2-7b.json") + " --format json";
+    const std::string config = shell_quote(kRoot + "/examples/hf/llama-2-7b.json");
+    for (const std::string& command : {fit, " eval --hf " + config + " --format json"}) {
+        INFO(command);
+        const std::string here = (dir / "here.json").string(), elsewhere = (dir / "elsewhere.json").string();
+        CHECK(shell("cd " + shell_quote(dir.path().string()) + " && " + oprec_bin() + command + " > " + shell_quote(here)) == 0);
+        CHECK(shell("cd / && " + oprec_bin() + command + " > " + shell_quote(elsewhere)) == 0);
+        CHECK(testing::read_text(here) == testing::read_text(elsewhere));
+    }
+}
+
 TEST_CASE("careful io: a plain file keeps its mode, import -o onto a FIFO writes through it", "[cli][io]") {
     testing::TempDir dir;
     const auto file = dir.write("plain.rec", kUgly);

@@ -294,7 +294,7 @@ TEST_CASE("oprec sweep: the whole rank's options without --budget are refused, n
     // A grid none of whose strategies can run has no answer: 2, not "nothing fits" (1).
     r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --tp 3", true);
     CHECK(r.status == 2);
-    CHECK(has(r.out, "no strategy of the grid can run on this model"));
+    CHECK(has(r.out, "no strategy of the grid can run on this model; the first: --gpus 8 is not a multiple of tp * pp * cp"));
     CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --activation-budget 0", true).status == 2);
 }
 
