@@ -217,7 +217,12 @@ void add_calc_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--jsonl", args->jsonl,
                   "Read {\"expr\", \"bindings\"} objects, one per line, and write one result per line");
     cmd->callback([args, &exit_code, cmd] {
-        if (args->jsonl) {
+        if (args->jsonl && cmd->count("expr") + cmd->count("--set") + cmd->count("--dump") + cmd->count("--tier") > 0) {
+            // Each line states its expression and bindings: these would be ignored.
+            std::cerr << "oprec calc: --jsonl reads each expression and its bindings from a line: give no expression, "
+                         "--set, --dump or --tier\n";
+            exit_code = kCannotRun;
+        } else if (args->jsonl) {
             exit_code = run_jsonl();
         } else if (cmd->count("expr") == 0) {
             std::cerr << "oprec calc: give an expression, or --jsonl\n";

@@ -1,9 +1,13 @@
 // oprec eval: price one layer (or a stream of them) through the public API:
 // the records loaded once, each layer bound once and priced from there.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <string_view>
+#include <vector>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -38,17 +42,48 @@ struct EvalArgs {
     bool dump = false;  // --dump: the layer's compiled run instead of its bytes
     std::string tier = "auto";  // --tier: which run prices it (api/debug.h)
     HfEvalOptions hf;  // --hf: the layer derived from a Hugging Face config (cli/eval_hf.h)
+    std::vector<std::string> given;  // the options stated, by name
 };
 
+bool given(const EvalArgs& args, std::string_view option) {
+    return std::find(args.given.begin(), args.given.end(), option) != args.given.end();
+}
+
+// An option stated where it does nothing (a strategy option without --hf,
+// --dump with --jsonl, ...): refused, naming it, rather than ignored.
+std::optional<std::string> misplaced(const EvalArgs& args) {
+    if (args.hf.config.empty())
+        for (const char* o : {"--tp", "--cp", "--cp-algo", "--sp", "--no-sp", "--ep", "--etp", "--mbs", "--seq", "--dtype",
+                              "--flash-attention", "--no-flash-attention", "--param-casts", "--micro-factor", "--family",
+                              "--profiles", "--recompute", "--layer", "--kind", "--show-layer"})
+            if (given(args, o)) return fmt::format("{} goes with --hf (a layer derived from a config)", o);
+    if (args.jsonl) {
+        if (args.layer_path != "-") return "--jsonl reads the layer documents from standard input: give no layer file";
+        if (given(args, "--format") && args.format != "json") return "--jsonl writes JSON lines: --format table does not go with it";
+        if (args.dump) return "--dump prints one layer's run: not with --jsonl";
+    }
+    if (given(args, "--slot") && args.slot.empty()) return "--slot needs a slot's name";
+    if (!args.slot.empty() && !args.only.empty())
+        return "--slot and --only: give one (the REPL prices a slot with one op alone: `qkv only attMM`)";
+    return std::nullopt;
+}
+
+// Whether --slot names a slot of the records (an empty one does); where
+// not, says so on standard error.
+bool slot_is_known(const Records& records, const std::string& slot) {
+    const std::vector<std::string>& slots = records.slots();
+    if (slot.empty() || std::find(slots.begin(), slots.end(), slot) != slots.end()) return true;
+    const std::optional<std::string> near = closest_name(slot, slots);
+    std::cerr << fmt::format("oprec eval: --slot {}: the records state no slot `{}`{}\n", slot, slot,
+                             near ? fmt::format(" (did you mean `{}`?)", *near) : "");
+    return false;
+}
+
 // One slot alone (--slot): its part, whether held, its bytes, from the report.
-ordered_json slot_only(const Records& records, const ordered_json& report, const std::string& slot) {
+// (run() has checked that the records have the slot.)
+ordered_json slot_only(const ordered_json& report, const std::string& slot) {
     ordered_json out;
     out["slot"] = slot;
-    const auto& names = records.slots();
-    if (std::find(names.begin(), names.end(), slot) == names.end()) {
-        out["error"] = {{"kind", "unknown-slot"}, {"message", fmt::format("no slot `{}` in the records", slot)}};
-        return out;
-    }
     const ordered_json& s = report["slots"][slot];
     out["part"] = s["part"];
     out["held"] = s["held"];
@@ -100,7 +135,7 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
                     out = std::move(report.json);
                 } else {
                     const ordered_json doc =
-                        slot_only(records, ordered_json::parse(report_of(layer, args).json), args.slot);
+                        slot_only(ordered_json::parse(report_of(layer, args).json), args.slot);
                     failed = failed || has_error(doc);
                     out = json_text(doc);
                 }
@@ -119,6 +154,10 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
 }
 
 int run(const EvalArgs& args) {
+    if (const auto why = misplaced(args)) {
+        std::cerr << "oprec eval: " << *why << '\n';
+        return kCannotRun;
+    }
     if (!args.hf.config.empty()) {
         if (args.layer_path != "-" || args.jsonl || !args.slot.empty()) {
             std::cerr << "oprec eval: --hf derives the layer from the config: give no layer document, --jsonl or --slot\n";
@@ -138,7 +177,7 @@ int run(const EvalArgs& args) {
         std::cerr << "oprec eval: " << records->source() << " states no op records (op profiles go with --hf and --profiles)\n";
         return kCannotRun;
     }
-    if (!only_is_known(*records, args.only)) return kCannotRun;
+    if (!only_is_known(*records, args.only) || !slot_is_known(*records, args.slot)) return kCannotRun;
     if (args.jsonl) return run_jsonl(*records, args);
 
     const std::string name = args.layer_path == "-" ? "<stdin>" : args.layer_path;
@@ -168,7 +207,7 @@ int run(const EvalArgs& args) {
     }
     const ordered_json report = ordered_json::parse(priced.json);  // the slot and the table read it
     if (!args.slot.empty()) {
-        const ordered_json doc = slot_only(*records, report, args.slot);
+        const ordered_json doc = slot_only(report, args.slot);
         if (args.format == "json") {
             std::cout << json_text(doc, 2) << '\n';
         } else {
@@ -207,7 +246,11 @@ void add_eval_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"auto", "tree", "registers"}));
     cmd->add_flag("--dump", args->dump,
                   "Print the layer's compiled run (register code, and typed for this layer) instead of pricing it");
-    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+    cmd->callback([args, cmd, &exit_code] {
+        for (const CLI::Option* o : cmd->get_options())
+            if (o->count() > 0) args->given.push_back(o->get_name());
+        exit_code = run(*args);
+    });
 }
 
 }  // namespace oprec::cli

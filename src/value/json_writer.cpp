@@ -7,12 +7,30 @@
 
 namespace oprec {
 
+namespace {
+// The length of the well-formed UTF-8 sequence at p (of n bytes left), or 0.
+std::size_t utf8_sequence(const unsigned char* p, std::size_t n) {
+    const unsigned char c = p[0];
+    const auto cont = [&](std::size_t k, unsigned char lo = 0x80, unsigned char hi = 0xbf) {
+        return k < n && p[k] >= lo && p[k] <= hi;
+    };
+    if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+    if (c == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+    if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) return cont(1) && cont(2) ? 3 : 0;
+    if (c == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;  // no surrogates
+    if (c == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+    if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+    if (c == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+    return 0;
+}
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
     // Names and messages rarely need escaping: copy a plain text at once
     // (a report writes some ninety names a layer).
     const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
-        return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+        return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80;
     });
     const std::size_t at = out.size();
     if (plain) {
@@ -24,7 +42,22 @@ void append_json_string(std::string& out, std::string_view text) {
         return;
     }
     out += '"';
-    for (const char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            // Well-formed UTF-8 passes through, as nlohmann's dump (ensure_ascii
+            // off); a byte that is not (a message quoting bad input) becomes
+            // U+FFFD, so that every line written is JSON a reader takes.
+            const std::size_t n =
+                utf8_sequence(reinterpret_cast<const unsigned char*>(text.data()) + i, text.size() - i);
+            if (n == 0) {
+                out += "\xef\xbf\xbd";
+            } else {
+                out.append(text.substr(i, n));
+                i += n - 1;
+            }
+            continue;
+        }
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -39,7 +72,7 @@ void append_json_string(std::string& out, std::string_view text) {
                 out += hex[(c >> 4) & 0xf];
                 out += hex[c & 0xf];
             } else {
-                out += c;  // UTF-8 passes through, as nlohmann's dump (ensure_ascii off)
+                out += c;
             }
         }
     }

@@ -269,9 +269,11 @@ TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval
     const auto ok = testing::run_oprec({"eval", "--slot", "qkv", layer});
     CHECK(ok.out == "qkv: 21,233,664 bytes (20.25 MiB)\n");
     CHECK(ok.exit_code == 0);
+    // A slot the records do not have is a bad option (2), as --only's unknown op is, not a failed pricing (1).
     const auto unknown = testing::run_oprec({"eval", "--slot", "nope", layer});
-    CHECK(unknown.out == "nope: error: no slot `nope` in the records [unknown-slot]\n");
-    CHECK(unknown.exit_code == 1);
+    CHECK(unknown.out.empty());
+    CHECK(unknown.err == "oprec eval: --slot nope: the records state no slot `nope`\n");
+    CHECK(unknown.exit_code == 2);
     const auto none = testing::run_oprec({"eval", "--slot", "qkv", "--set", "dh=none", layer});
     CHECK(none.out.find("the layer config's field 'dh' is None, not a number [type-error]") != std::string::npos);
     CHECK(none.exit_code == 1);
@@ -307,4 +309,25 @@ TEST_CASE("eval --tier prices alike in each tier, eval --dump lists the run", "[
     CHECK(dump.out.rfind("register code:\n", 0) == 0);
     CHECK(dump.out.find("\nregister code typed for this layer:\n") != std::string::npos);
     CHECK(dump.out.find("\n; pinned: ") != std::string::npos);  // the run decided for the model's shape
+}
+
+TEST_CASE("oprec eval and calc: options that would do nothing are refused, naming them", "[cli][errors]") {
+    const std::string layer = OPREC_SOURCE_DIR "/examples/llama2-7b.json";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"eval", layer, "--slot", "qkv", "--only", "attMM"}, "--slot and --only: give one"},
+        {{"eval", layer, "--slot", ""}, "--slot needs a slot's name"},
+        {{"eval", layer, "--slot", "qvk"}, "--slot qvk: the records state no slot `qvk` (did you mean `qkv`?)"},
+        {{"eval", layer, "--jsonl"}, "--jsonl reads the layer documents from standard input: give no layer file"},
+        {{"eval", "--jsonl", "--dump"}, "--dump prints one layer's run: not with --jsonl"},
+        {{"eval", "--jsonl", "--format", "table"}, "--format table does not go with it"},
+        {{"eval", layer, "--tp", "2"}, "--tp goes with --hf"},
+        {{"eval", layer, "--layer", "3"}, "--layer goes with --hf"},
+        {{"calc", "--jsonl", "h"}, "--jsonl reads each expression and its bindings from a line"},
+    };
+    for (const auto& [args, words] : cases) {
+        INFO(args.at(0) + " " + args.at(1));
+        const auto r = testing::run_oprec(args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(words) != std::string::npos);
+    }
 }

@@ -74,3 +74,18 @@ TEST_CASE("json_text lays out any document as nlohmann's dump, floats aside", "[
     for (const int indent : {-1, 0, 2, 4}) CHECK(json_text(j, indent) == j.dump(indent));
     CHECK(json_text(nlohmann::ordered_json::parse("[2073600000000000.0, 0.5]")) == "[2073600000000000.0,0.5]");
 }
+
+TEST_CASE("json writer: well-formed UTF-8 passes, a byte that is not becomes U+FFFD", "[json]") {
+    const auto written = [](std::string_view text) {
+        std::string out;
+        append_json_string(out, text);
+        return out;
+    };
+    CHECK(written("x\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80") == "\"x\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");  // é € 😀
+    CHECK(written("\xff\xfe") == "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+    CHECK(written("a\xc3") == "\"a\xef\xbf\xbd\"");                 // cut short
+    CHECK(written("\xed\xa0\x80") == "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");  // a surrogate
+    CHECK(written("\xc0\xaf") == "\"\xef\xbf\xbd\xef\xbf\xbd\"");    // overlong
+    for (const std::string_view bad : {"\xff", "a\xc3", "\xed\xa0\x80 \"q\""})
+        CHECK_NOTHROW(nlohmann::json::parse(written(bad)));
+}
