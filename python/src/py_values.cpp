@@ -73,9 +73,12 @@ bool switch_keeps(py::handle value, std::string_view name) {
     if (PyBool_Check(v)) return v == Py_True;
     if (std::string_view(Py_TYPE(v)->tp_name) == "numpy.bool_" || std::string_view(Py_TYPE(v)->tp_name) == "numpy.bool")
         return PyObject_IsTrue(v) == 1;
-    if (PyLong_Check(v)) {
+    if (PyLong_Check(v) || (PyIndex_Check(v) && !PyFloat_Check(v))) {  // an int, numpy's too
+        PyObject* index = PyNumber_Index(v);
+        if (index == nullptr) throw py::error_already_set();
         int overflow = 0;
-        const long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+        const long long i = PyLong_AsLongLongAndOverflow(index, &overflow);
+        Py_DECREF(index);
         if (overflow == 0 && (i == 0 || i == 1)) return i == 1;
     }
     throw py::type_error("switch `" + std::string(name) + "`: expected True, False (or 1, 0), got " +

@@ -201,7 +201,13 @@ void add_fit_command(CLI::App& app, int& exit_code) {
         ->check(whole_number(1));
     cmd->add_option("--zero", args->zero,
                     "ZeRO stage: 0 none, 1 distributed optimizer (the default), 2 gradients too, 3 weights too (FSDP)")
-        ->check(CLI::Range(0, 3));
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                return text == "0" || text == "1" || text == "2" || text == "3"
+                           ? std::string()
+                           : "`" + text + "`: a ZeRO stage is 0, 1, 2 or 3";
+            },
+            "0|1|2|3"));
     cmd->add_option("--schedule", args->schedule,
                     "Pipeline schedule: 1f1b, interleaved, gpipe, dualpipev or zero-bubble (default 1f1b; "
                     "interleaved with --vpp)")

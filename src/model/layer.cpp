@@ -344,17 +344,6 @@ private:
     }
 };
 
-// nlohmann reports the byte of the last character read (1-based; size+1 at
-// the end); people want a line and column.
-std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte) {
-    const std::size_t at = std::min(byte == 0 ? 0 : byte - 1, text.size());
-    const std::string_view before = text.substr(0, at);
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-    const std::size_t last_newline = before.rfind('\n');
-    const std::size_t col = last_newline == std::string_view::npos ? at + 1 : at - last_newline;
-    return {line, col};
-}
-
 // Where `literal` first stands as a number token, outside any string; npos if nowhere.
 std::size_t number_token_at(std::string_view text, std::string_view literal) {
     if (literal.empty()) return std::string_view::npos;

@@ -99,12 +99,16 @@ nlohmann::ordered_json to_json(Value v) {
     return nullptr;
 }
 
-std::string json_syntax_error(std::string_view source, std::string_view text, const nlohmann::json::parse_error& e) {
-    const std::size_t at = std::min(e.byte == 0 ? 0 : e.byte - 1, text.size());
+std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte) {
+    const std::size_t at = std::min(byte == 0 ? 0 : byte - 1, text.size());
     const std::string_view before = text.substr(0, at);
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
     const std::size_t last_newline = before.rfind('\n');
-    const std::size_t col = last_newline == std::string_view::npos ? at + 1 : at - last_newline;
+    return {line, last_newline == std::string_view::npos ? at + 1 : at - last_newline};
+}
+
+std::string json_syntax_error(std::string_view source, std::string_view text, const nlohmann::json::parse_error& e) {
+    const auto [line, col] = line_col(text, e.byte);
     // nlohmann's message less its "[json.exception.parse_error.101] parse error at line 1, column 2: ".
     const std::string what = e.what();
     const std::size_t start = what.find("parse error");

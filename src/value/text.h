@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,10 @@ std::optional<Value> value_from_json(const nlohmann::ordered_json& j);
 // (above 2^64 - 1, below -2^63): JSON readers make it a float, rounding
 // silently, where Python keeps it exact; oprec refuses it instead. nullopt: none.
 std::optional<std::size_t> oversized_json_integer(std::string_view text);
+
+// The 1-based line and column of the character before `byte` (nlohmann's
+// place: the 1-based byte of the last character read; size+1 at the end).
+std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte);
 
 // A JSON syntax error as people read it: "SOURCE:LINE:COL: invalid JSON:
 // unexpected '}'; ...", from nlohmann's parse_error (whose byte is the
