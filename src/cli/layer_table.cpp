@@ -89,6 +89,13 @@ std::string layer_table(const ordered_json& doc, const TableHeader& h, const Lay
         const Number total = layer.total();
         out += fmt::format("  {:<23} {:>22}  {:>11}\n", "layer", exact_bytes(value_of(total)), human_bytes(total.to_double()));
     }
+    // A slot the layer does not hold is not in the table, but the report
+    // prices it as the reference does: its error fails the run (exit 1) and
+    // would otherwise go unsaid.
+    for (const auto& [slot, s] : doc["slots"].items())
+        if (s["held"] != true && s["bytes"].is_object() && s["bytes"].contains("error"))
+            out += fmt::format("  slot {} (not held) could not be priced: {}\n", slot,
+                               s["bytes"]["error"]["message"].get<std::string>());
     if (doc.contains("only")) {
         out += "\n  priced alone:\n";
         for (const auto& [slot, bytes] : doc["only"].items())

@@ -331,3 +331,12 @@ TEST_CASE("oprec eval and calc: options that would do nothing are refused, namin
         CHECK(r.err.find(words) != std::string::npos);
     }
 }
+
+TEST_CASE("eval: a slot the layer does not hold that cannot be priced is said, not only exited 1", "[cli][eval]") {
+    // b=0 divides by zero in `routed`, which a dense layer does not hold:
+    // the report prices it as the reference does and fails; the table says why.
+    const auto r = testing::run_oprec({"eval", OPREC_SOURCE_DIR "/examples/llama2-7b.json", "--set", "b=0"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find("slot routed (not held) could not be priced: ") != std::string::npos);
+    CHECK(r.out.find("float division by zero") != std::string::npos);
+}
