@@ -47,17 +47,17 @@ struct CompiledFn {
 
 // What a straight-line instruction's operands name (OPREC_LOPS' args
 // column), for its listing (dump_code): 0 none; C consts[a]; N the name a;
-// P the fn parameter a; J the instruction a (a jump's target); F fns[a];
-// NN the names a and b; CN consts[a] and the name b; CP consts[a] and the
-// parameter b; NC the name a and consts[b]; CNN consts[n] and the names a
-// and b.
-enum class LArgs : std::uint8_t { None, C, N, P, J, F, NN, CN, CP, NC, CNN };
+// P the fn parameter a; J the instruction a (a jump's target); F fns[a].
+enum class LArgs : std::uint8_t { None, C, N, P, J, F };
 
 // The straight-line ops, each declared once, M(name, args), in the order of
-// enum class LOp (the interpreter's dispatch table follows it too).
+// enum class LOp (the interpreter's dispatch table follows it too). Only the
+// operand kinds: fused forms (name op name, const op name, two operators in
+// one) were measured to save 1-2% of a fit or an `eval --jsonl` run and
+// are gone (docs/performance.md).
 #define OPREC_LOPS(M)                                                                              \
-    /* acc = operand; push acc */                                                                  \
-    M(Const, C) M(Load, N) M(Param, P) M(Total, 0) M(Push, 0)                                      \
+    /* acc = operand; push acc; push the name a (b: its node) */                                  \
+    M(Const, C) M(Load, N) M(Param, P) M(Total, 0) M(Push, 0) M(PushN, N)                          \
     /* acc = acc op the constant (C), the name (N), the parameter (P), total (T), or the value */  \
     /* popped (S): five kinds (kLOpKinds) of each of Add..Pow, in that order */                    \
     M(AddC, C) M(AddN, N) M(AddP, P) M(AddT, 0) M(AddS, 0)                                         \
@@ -67,34 +67,6 @@ enum class LArgs : std::uint8_t { None, C, N, P, J, F, NN, CN, CP, NC, CNN };
     M(FloorDivC, C) M(FloorDivN, N) M(FloorDivP, P) M(FloorDivT, 0) M(FloorDivS, 0)                \
     M(ModC, C) M(ModN, N) M(ModP, P) M(ModT, 0) M(ModS, 0)                                         \
     M(PowC, C) M(PowN, N) M(PowP, P) M(PowT, 0) M(PowS, 0)                                         \
-    /* acc = consts[a] op acc, where the left operand is a constant and the right one is not */    \
-    /* simple: the constant cannot fail, so it is read after */                                    \
-    M(AddR, C) M(SubR, C) M(MulR, C) M(DivR, C) M(FloorDivR, C) M(ModR, C) M(PowR, C)              \
-    /* acc = the name a op the name b, the commonest pair (`s * b`): Load+MulN in one; their */    \
-    /* nodes, for errors, are node's operands */                                                  \
-    M(AddNN, NN) M(SubNN, NN) M(MulNN, NN) M(DivNN, NN) M(FloorDivNN, NN) M(ModNN, NN) M(PowNN, NN) \
-    M(PushL, N)      /* push acc, then acc = the name a (b: its node): Push+Load */               \
-    /* push acc, then AddNN..DivNN (`... * (n_attMM + n_attParamCast)`) */                         \
-    M(PushAddNN, NN) M(PushSubNN, NN) M(PushMulNN, NN) M(PushDivNN, NN)                            \
-    /* acc = consts[a] op the name b (`0.5 * h`; the name's node: node's rhs) */                   \
-    M(AddCN, CN) M(SubCN, CN) M(MulCN, CN) M(DivCN, CN) M(FloorDivCN, CN) M(ModCN, CN) M(PowCN, CN) \
-    /* acc = (acc op1 the name a) op2 the name b, or op2 total (`... * cp / kv_shards`, */         \
-    /* `* bytes_compute * total`): node is op2's, its lhs op1's */                                 \
-    M(MulNMulN, NN) M(MulNDivN, NN) M(DivNMulN, NN) M(DivNDivN, NN)                                \
-    M(MulNMulT, N) M(MulNDivT, N) M(DivNMulT, N) M(DivNDivT, N)                                    \
-    /* acc = consts[a] op the fn parameter b (`0.5 * width`) */                                    \
-    M(AddCP, CP) M(SubCP, CP) M(MulCP, CP) M(DivCP, CP) M(FloorDivCP, CP) M(ModCP, CP) M(PowCP, CP) \
-    M(CmpNC, NC)     /* acc = (the name a cmp consts[b]) (the name's node: node's first operand) */ \
-    /* acc = acc outer (the name a inner the name b), `/ (t * cp)`, for outer Add, Sub, Mul, */    \
-    /* Div and inner Add, Mul, in this order: node is the outer operator, its rhs the inner one */ \
-    M(AddAddNN, NN) M(AddMulNN, NN) M(SubAddNN, NN) M(SubMulNN, NN)                                \
-    M(MulAddNN, NN) M(MulMulNN, NN) M(DivAddNN, NN) M(DivMulNN, NN)                                \
-    /* the same with consts[n] for acc, `0.25 * (n_attMM + n_attParamCast)` */                     \
-    M(AddAddCNN, CNN) M(AddMulCNN, CNN) M(SubAddCNN, CNN) M(SubMulCNN, CNN)                        \
-    M(MulAddCNN, CNN) M(MulMulCNN, CNN) M(DivAddCNN, CNN) M(DivMulCNN, CNN)                        \
-    M(PushN, N)      /* push the name a (b: its node) */                                           \
-    M(CmpC, C)       /* acc = (acc cmp consts[a]) */                                               \
-    M(CmpN, N)       /* acc = (acc cmp the name a) (b: its node) */                                \
     M(Neg, 0) M(Pos, 0) M(Not, 0)                                                                  \
     /* to a; the conditional ones test acc and keep it */                                          \
     M(Jump, J) M(JumpIfFalse, J) M(JumpIfTrue, J)                                                  \
@@ -123,8 +95,7 @@ struct LOpInfo {
 };
 namespace lop_detail {
 inline constexpr LArgs A_0 = LArgs::None, A_C = LArgs::C, A_N = LArgs::N, A_P = LArgs::P, A_J = LArgs::J,
-                       A_F = LArgs::F, A_NN = LArgs::NN, A_CN = LArgs::CN, A_CP = LArgs::CP, A_NC = LArgs::NC,
-                       A_CNN = LArgs::CNN;
+                       A_F = LArgs::F;
 inline constexpr LOpInfo kInfo[] = {
 #define OPREC_LOP_INFO(NAME, ARGS) {#NAME, A_##ARGS},
     OPREC_LOPS(OPREC_LOP_INFO)
@@ -143,24 +114,16 @@ constexpr bool lop_jumps(LOp op) {
 // computes AddC + kLOpKinds * op + kind: the table keeps that order).
 inline constexpr int kLOpKinds = 5;
 static_assert(static_cast<int>(LOp::PowS) - static_cast<int>(LOp::AddC) == 7 * kLOpKinds - 1 &&
-              static_cast<int>(LOp::MulP) - static_cast<int>(LOp::AddC) == 2 * kLOpKinds + 2);
-static_assert(static_cast<int>(LOp::PowR) - static_cast<int>(LOp::AddR) == 6 &&
-              static_cast<int>(LOp::PowNN) - static_cast<int>(LOp::AddNN) == 6 &&
-              static_cast<int>(LOp::PushDivNN) - static_cast<int>(LOp::PushAddNN) == 3 &&
-              static_cast<int>(LOp::PowCN) - static_cast<int>(LOp::AddCN) == 6 &&
-              static_cast<int>(LOp::PowCP) - static_cast<int>(LOp::AddCP) == 6 &&
-              static_cast<int>(LOp::DivNDivT) - static_cast<int>(LOp::MulNMulN) == 7 &&
-              static_cast<int>(LOp::DivMulNN) - static_cast<int>(LOp::AddAddNN) == 7 &&
-              static_cast<int>(LOp::DivMulCNN) - static_cast<int>(LOp::AddAddCNN) == 7,
-              "the compiler picks these ops by their place in a run of ops: keep each run together, in order");
+                  static_cast<int>(LOp::MulP) - static_cast<int>(LOp::AddC) == 2 * kLOpKinds + 2,
+              "the compiler picks these ops by their place in the run of ops: keep it together, in order");
 
 struct Instr {
     LOp op = LOp::Return;
     py::CmpOp cmp = py::CmpOp::Eq;
-    std::uint16_t n = 0;        // a count; a CNN op's const
+    std::uint16_t n = 0;        // a count (Max, Min, Call)
     std::uint32_t a = 0;        // a const, name or param index; a jump target; an fn
     NodeId node = 0;            // the node it computes, whose span an error gets (kNoNode: none)
-    std::uint32_t b = 0;        // a fused operand's own node (a name that raises)
+    std::uint32_t b = 0;        // a name operand's own node (where its error is placed)
 };
 
 inline constexpr std::uint32_t kNoEntry = 0xffffffffu;

@@ -189,72 +189,15 @@ public:
             return true;
         case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::FloorDiv: case Op::Mod: case Op::Pow: {
             const int base = static_cast<int>(LOp::AddC) + kLOpKinds * (static_cast<int>(n.op) - static_cast<int>(Op::Add));
-            const Node lhs = code_.nodes[n.a];
             const Node rhs = code_.nodes[n.b];
             const int kind = rhs.op == Op::Const ? 0 : rhs.op == Op::Load ? 1 : rhs.op == Op::Param ? 2
                            : rhs.op == Op::Total ? 3 : 4;
-            const int index = static_cast<int>(n.op) - static_cast<int>(Op::Add);
-            // x / (t * cp), 0.25 * (x + y): the right operand a sum or product
-            // of two names, read and computed after the left one, as Python does.
-            const int inner = names_pair(rhs);
-            if (inner >= 0 && index <= 3) {
-                const int fused = 2 * index + inner;
-                if (lhs.op == Op::Const && lhs.a <= 0xffff) {
-                    const std::size_t at = add(static_cast<LOp>(static_cast<int>(LOp::AddAddCNN) + fused), id,
-                                               code_.nodes[rhs.a].a, code_.nodes[rhs.b].a);
-                    code_.instrs[at].n = static_cast<std::uint16_t>(lhs.a);
-                    return true;
-                }
-                if (lhs.op != Op::Const) {
-                    if (!emit(n.a)) return false;
-                    add(static_cast<LOp>(static_cast<int>(LOp::AddAddNN) + fused), id, code_.nodes[rhs.a].a,
-                        code_.nodes[rhs.b].a);
-                    return true;
-                }
-            }
-            // (x * cp) / kv_shards, (x * bytes_compute) * total, x not simple:
-            // one instruction for two, x's code first.
-            if ((kind == 1 || kind == 3) && (n.op == Op::Mul || n.op == Op::Div) &&
-                (lhs.op == Op::Mul || lhs.op == Op::Div) && code_.nodes[lhs.b].op == Op::Load &&
-                code_.nodes[lhs.a].op != Op::Load && code_.nodes[lhs.a].op != Op::Const) {
-                if (!emit(lhs.a)) return false;
-                const int chain = (kind == 3 ? 4 : 0) + (lhs.op == Op::Div ? 2 : 0) + (n.op == Op::Div ? 1 : 0);
-                add(static_cast<LOp>(static_cast<int>(LOp::MulNMulN) + chain), id, code_.nodes[lhs.b].a,
-                    kind == 1 ? rhs.a : 0);
+            if (!emit(n.a)) return false;
+            if (kind < 4) {  // the right operand read in the same instruction
+                add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
                 return true;
             }
-            if (kind == 4 && lhs.op == Op::Const) {  // 0.25 * (x + y): the constant after
-                if (!emit(n.b)) return false;
-                add(static_cast<LOp>(static_cast<int>(LOp::AddR) + index), id, lhs.a);
-                return true;
-            }
-            if (kind == 1 && lhs.op == Op::Load) {  // name op name
-                add(static_cast<LOp>(static_cast<int>(LOp::AddNN) + index), id, lhs.a, rhs.a);
-                return true;
-            }
-            if (kind == 1 && lhs.op == Op::Const) {  // constant op name
-                add(static_cast<LOp>(static_cast<int>(LOp::AddCN) + index), id, lhs.a, rhs.a);
-                return true;
-            }
-            if (kind == 2 && lhs.op == Op::Const) {  // constant op parameter
-                add(static_cast<LOp>(static_cast<int>(LOp::AddCP) + index), id, lhs.a, rhs.a);
-                return true;
-            }
-            if (kind == 4 && lhs.op == Op::Load) {  // the name read first, as Python does
-                add(LOp::PushN, id, lhs.a, n.a);
-                bump();
-            } else {
-                if (!emit(n.a)) return false;
-                if (kind < 4) {
-                    add(static_cast<LOp>(base + kind), id, rhs.a, n.b);
-                    return true;
-                }
-                if (!push_then(n.b)) return false;
-                add(static_cast<LOp>(base + 4), id);
-                --depth_;
-                return true;
-            }
-            if (!emit(n.b)) return false;
+            if (!push_then(n.b)) return false;
             add(static_cast<LOp>(base + 4), id);
             --depth_;
             return true;
@@ -279,18 +222,6 @@ public:
             return true;
         }
         case Op::Compare: {
-            const Node last = code_.nodes[code_.lists[n.a + n.n - 1]];
-            const Node first = code_.nodes[code_.lists[n.a]];
-            if (n.n == 2 && first.op == Op::Load && last.op == Op::Const) {  // n_exp == 1
-                code_.instrs[add(LOp::CmpNC, id, first.a, last.a)].cmp = code_.cmp_ops[n.b];
-                return true;
-            }
-            if (n.n == 2 && (last.op == Op::Const || last.op == Op::Load)) {  // dc_kv * 2 == 0
-                if (!emit(code_.lists[n.a])) return false;
-                const std::size_t at = add(last.op == Op::Const ? LOp::CmpC : LOp::CmpN, id, last.a, code_.lists[n.a + 1]);
-                code_.instrs[at].cmp = code_.cmp_ops[n.b];
-                return true;
-            }
             std::vector<std::size_t> jumps;
             if (!emit(code_.lists[n.a])) return false;
             for (std::uint32_t k = 1; k < n.n; ++k) {
@@ -346,29 +277,10 @@ private:
         add(LOp::Push, 0);
         bump();
     }
-    // 0 for a sum of two names, 1 for a product of two names, else -1.
-    int names_pair(const Node& n) const {
-        if ((n.op != Op::Add && n.op != Op::Mul) || code_.nodes[n.a].op != Op::Load || code_.nodes[n.b].op != Op::Load)
-            return -1;
-        return n.op == Op::Add ? 0 : 1;
-    }
-    // push(), then emit(next): a name, or an arithmetic operator on two
-    // names (`/ (t * cp)`), in one instruction.
+    // push(), then emit(next).
     bool push_then(NodeId next) {
-        const Node n = code_.nodes[next];
-        if (n.op == Op::Load) {
-            add(LOp::PushL, next, n.a, next);
-        } else if ((n.op == Op::Add || n.op == Op::Sub || n.op == Op::Mul || n.op == Op::Div) &&
-                   code_.nodes[n.a].op == Op::Load && code_.nodes[n.b].op == Op::Load) {
-            const int index = static_cast<int>(n.op) - static_cast<int>(Op::Add);
-            add(static_cast<LOp>(static_cast<int>(LOp::PushAddNN) + index), next, code_.nodes[n.a].a,
-                code_.nodes[n.b].a);
-        } else {
-            push();
-            return emit(next);
-        }
-        bump();
-        return true;
+        push();
+        return emit(next);
     }
     void bump() { max_depth_ = std::max(max_depth_, ++depth_); }
 

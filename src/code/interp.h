@@ -78,21 +78,6 @@ private:
         if constexpr (kDirect) return env_.values();
         else return nullptr;
     }
-    // Where an instruction's name operand sits in the tree, for its error:
-    // the instruction's b (a fused name), or the lhs/rhs of its node (a NN op).
-    // InnerLhs/InnerRhs: the names of a fused rhs (AddMulNN: acc + (x * y)).
-    // LhsRhs: the name of a chain's op1 (MulNDivN: (acc * x) / y).
-    enum class At { B, Lhs, Rhs, First, InnerLhs, InnerRhs, LhsRhs };
-    template <At at>
-    static NodeId node_of(const Code& code, const Instr* ip) {
-        if constexpr (at == At::B) return ip->b;
-        else if constexpr (at == At::Lhs) return code.nodes[ip->node].a;
-        else if constexpr (at == At::Rhs) return code.nodes[ip->node].b;
-        else if constexpr (at == At::First) return code.lists[code.nodes[ip->node].a];  // a comparison's
-        else if constexpr (at == At::InnerLhs) return code.nodes[code.nodes[ip->node].b].a;
-        else if constexpr (at == At::InnerRhs) return code.nodes[code.nodes[ip->node].b].b;
-        else return code.nodes[code.nodes[ip->node].a].b;
-    }
     // A name with no value stops the straight-line run: its error is kept
     // here, placed, and the run returns at once (OPREC_FETCH, in run_linear),
     // so no instruction sees the value and nothing unwinds run_linear's frame.
@@ -127,8 +112,8 @@ private:
     // sites entry by entry (455k entries read
     // over a --jsonl run of 2,000 layers: a tenth of that run's time).
     //
-    // `node`: where the error is placed first (a fused instruction's inner
-    // operation), then the instruction's node; the first place given stays.
+    // `node`: where the error is placed first (a name's own node), then the
+    // instruction's node; the first place given stays.
     void failed(EvalError& e, const Instr* ip, NodeId node) {
         if (node != kNoNode) e.locate(code_.spans[node]);
         if (ip->node != kNoNode) e.locate(code_.spans[ip->node]);
@@ -137,11 +122,11 @@ private:
 #if defined(__GNUC__)
     __attribute__((noinline))
 #endif
-    Value exact(Value (*op)(Value, Value), Value a, Value b, const Instr* ip, NodeId node) {
+    Value exact(Value (*op)(Value, Value), Value a, Value b, const Instr* ip) {
         try {
             return op(a, b);
         } catch (EvalError& e) {
-            failed(e, ip, node);
+            failed(e, ip, kNoNode);
             throw;
         }
     }
@@ -172,8 +157,7 @@ private:
     struct Trap {
         Interpreter* self;
         const Instr* ip;
-        NodeId node;
-        Value operator()(Value (*op)(Value, Value), Value a, Value b) const { return self->exact(op, a, b, ip, node); }
+        Value operator()(Value (*op)(Value, Value), Value a, Value b) const { return self->exact(op, a, b, ip); }
     };
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -212,26 +196,25 @@ private:
 #define OPREC_JUMP(TO) { ip = code + (TO); continue; }
 #endif
         // What can raise is called out of line (failed(), above): an error
-        // is placed at the instruction's node (a fused name's own error was
-        // placed at the name already: the first place given stays).
-#define OPREC_ADD(A, B, NODE) fast::add(A, B, Trap{this, ip, NODE})
-#define OPREC_SUB(A, B, NODE) fast::sub(A, B, Trap{this, ip, NODE})
-#define OPREC_MUL(A, B, NODE) fast::mul(A, B, Trap{this, ip, NODE})
-#define OPREC_DIV(A, B, NODE) fast::truediv(A, B, Trap{this, ip, NODE})
-#define OPREC_FLOORDIV(A, B, NODE) exact(&py::floordiv, A, B, ip, NODE)
-#define OPREC_MOD(A, B, NODE) exact(&py::mod, A, B, ip, NODE)
-#define OPREC_POW(A, B, NODE) exact(&py::pow, A, B, ip, NODE)
-// DST = the name's value; a name with no value stops the run (stop_missing).
-#define OPREC_FETCH(DST, AT, NAME)                                                 \
+        // is placed at the instruction's node.
+#define OPREC_ADD(A, B) fast::add(A, B, Trap{this, ip})
+#define OPREC_SUB(A, B) fast::sub(A, B, Trap{this, ip})
+#define OPREC_MUL(A, B) fast::mul(A, B, Trap{this, ip})
+#define OPREC_DIV(A, B) fast::truediv(A, B, Trap{this, ip})
+#define OPREC_FLOORDIV(A, B) exact(&py::floordiv, A, B, ip)
+#define OPREC_MOD(A, B) exact(&py::mod, A, B, ip)
+#define OPREC_POW(A, B) exact(&py::pow, A, B, ip)
+// DST = the name a's value (b: its node); a name with no value stops the run (stop_missing).
+#define OPREC_FETCH(DST, NAME)                                                     \
         do {                                                                       \
             if constexpr (kDirect) {                                               \
                 DST = names[NAME];                                                 \
                 if (DST.type == std::remove_const_t<Env>::kMissing) [[unlikely]] { \
-                    stop_missing(NAME, node_of<AT>(code_, ip), ip);                \
+                    stop_missing(NAME, ip->b, ip);                                 \
                     return acc;                                                    \
                 }                                                                  \
             } else {                                                               \
-                DST = load_at(NAME, node_of<AT>(code_, ip), ip);                   \
+                DST = load_at(NAME, ip->b, ip);                                    \
             }                                                                      \
         } while (0)
         {
@@ -244,41 +227,16 @@ private:
                 {
 #endif
                 OPREC_OP(Const) acc = consts[ip->a]; OPREC_NEXT();
-                OPREC_OP(Load) OPREC_FETCH(acc, At::B, ip->a); OPREC_NEXT();
+                OPREC_OP(Load) OPREC_FETCH(acc, ip->a); OPREC_NEXT();
                 OPREC_OP(Param) acc = frame[ip->a]; OPREC_NEXT();
                 OPREC_OP(Total) acc = total; OPREC_NEXT();
                 OPREC_OP(Push) *sp++ = acc; OPREC_NEXT();
-                OPREC_OP(PushL) *sp++ = acc; OPREC_FETCH(acc, At::B, ip->a); OPREC_NEXT();
-#define OPREC_PUSH_NN(NAME, FN)                                 \
-                OPREC_OP(Push##NAME##NN) {                           \
-                    *sp++ = acc;                                     \
-                    Value lhs, rhs;                                  \
-                    OPREC_FETCH(lhs, At::Lhs, ip->a);                \
-                    OPREC_FETCH(rhs, At::Rhs, ip->b);                \
-                    acc = FN(lhs, rhs, kNoNode);                     \
-                    OPREC_NEXT();                                    \
-                }
-                OPREC_PUSH_NN(Add, OPREC_ADD)
-                OPREC_PUSH_NN(Sub, OPREC_SUB)
-                OPREC_PUSH_NN(Mul, OPREC_MUL)
-                OPREC_PUSH_NN(Div, OPREC_DIV)
-#undef OPREC_PUSH_NN
-#define OPREC_ARITH_OPS(NAME, FN)                                                              \
-                OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a], kNoNode); OPREC_NEXT();        \
-                OPREC_OP(NAME##N) { Value x; OPREC_FETCH(x, At::B, ip->a); acc = FN(acc, x, kNoNode); OPREC_NEXT(); } \
-                OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a], kNoNode); OPREC_NEXT();         \
-                OPREC_OP(NAME##T) acc = FN(acc, total, kNoNode); OPREC_NEXT();                \
-                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc, kNoNode); OPREC_NEXT();            \
-                OPREC_OP(NAME##R) acc = FN(consts[ip->a], acc, kNoNode); OPREC_NEXT();        \
-                OPREC_OP(NAME##NN) {  /* the left name read first, as Python does */          \
-                    Value lhs, rhs;                                                             \
-                    OPREC_FETCH(lhs, At::Lhs, ip->a);                                           \
-                    OPREC_FETCH(rhs, At::Rhs, ip->b);                                           \
-                    acc = FN(lhs, rhs, kNoNode);                                                \
-                    OPREC_NEXT();                                                               \
-                }                                                                               \
-                OPREC_OP(NAME##CN) { Value x; OPREC_FETCH(x, At::Rhs, ip->b); acc = FN(consts[ip->a], x, kNoNode); OPREC_NEXT(); } \
-                OPREC_OP(NAME##CP) acc = FN(consts[ip->a], frame[ip->b], kNoNode); OPREC_NEXT();
+#define OPREC_ARITH_OPS(NAME, FN)                                                                   \
+                OPREC_OP(NAME##C) acc = FN(acc, consts[ip->a]); OPREC_NEXT();                              \
+                OPREC_OP(NAME##N) { Value x; OPREC_FETCH(x, ip->a); acc = FN(acc, x); OPREC_NEXT(); }       \
+                OPREC_OP(NAME##P) acc = FN(acc, frame[ip->a]); OPREC_NEXT();                               \
+                OPREC_OP(NAME##T) acc = FN(acc, total); OPREC_NEXT();                                      \
+                OPREC_OP(NAME##S) --sp; acc = FN(*sp, acc); OPREC_NEXT();
                 OPREC_ARITH_OPS(Add, OPREC_ADD)
                 OPREC_ARITH_OPS(Sub, OPREC_SUB)
                 OPREC_ARITH_OPS(Mul, OPREC_MUL)
@@ -287,68 +245,7 @@ private:
                 OPREC_ARITH_OPS(Mod, OPREC_MOD)
                 OPREC_ARITH_OPS(Pow, OPREC_POW)
 #undef OPREC_ARITH_OPS
-                OPREC_OP(PushN) { Value x; OPREC_FETCH(x, At::B, ip->a); *sp++ = x; OPREC_NEXT(); }
-                OPREC_OP(CmpC) acc = Value::boolean(fast::compare(ip->cmp, acc, consts[ip->a])); OPREC_NEXT();
-#define OPREC_FUSED(OUTER, INNER, OFN, IFN)                                               \
-                OPREC_OP(OUTER##INNER##NN) {                                              \
-                    Value lhs, rhs;                                                       \
-                    OPREC_FETCH(lhs, At::InnerLhs, ip->a);                                \
-                    OPREC_FETCH(rhs, At::InnerRhs, ip->b);                                \
-                    acc = OFN(acc, IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode);      \
-                    OPREC_NEXT();                                                         \
-                }                                                                         \
-                OPREC_OP(OUTER##INNER##CNN) {                                             \
-                    Value lhs, rhs;                                                       \
-                    OPREC_FETCH(lhs, At::InnerLhs, ip->a);                                \
-                    OPREC_FETCH(rhs, At::InnerRhs, ip->b);                                \
-                    acc = OFN(consts[ip->n], IFN(lhs, rhs, code_.nodes[ip->node].b), kNoNode); \
-                    OPREC_NEXT();                                                         \
-                }
-                OPREC_FUSED(Add, Add, OPREC_ADD, OPREC_ADD)
-                OPREC_FUSED(Add, Mul, OPREC_ADD, OPREC_MUL)
-                OPREC_FUSED(Sub, Add, OPREC_SUB, OPREC_ADD)
-                OPREC_FUSED(Sub, Mul, OPREC_SUB, OPREC_MUL)
-                OPREC_FUSED(Mul, Add, OPREC_MUL, OPREC_ADD)
-                OPREC_FUSED(Mul, Mul, OPREC_MUL, OPREC_MUL)
-                OPREC_FUSED(Div, Add, OPREC_DIV, OPREC_ADD)
-                OPREC_FUSED(Div, Mul, OPREC_DIV, OPREC_MUL)
-#undef OPREC_FUSED
-#define OPREC_CHAIN(OP1, OP2, FN1, FN2)                                                     \
-                OPREC_OP(OP1##N##OP2##N) {                                                   \
-                    const Value lhs = acc; /* a copy: acc itself never escapes */            \
-                    Value x;                                                                 \
-                    OPREC_FETCH(x, At::LhsRhs, ip->a);                                       \
-                    const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
-                    Value y;                                                                 \
-                    OPREC_FETCH(y, At::Rhs, ip->b);                                          \
-                    acc = FN2(first, y, kNoNode);                                            \
-                    OPREC_NEXT();                                                            \
-                }                                                                            \
-                OPREC_OP(OP1##N##OP2##T) {                                                   \
-                    const Value lhs = acc;                                                   \
-                    Value x;                                                                 \
-                    OPREC_FETCH(x, At::LhsRhs, ip->a);                                       \
-                    const Value first = FN1(lhs, x, code_.nodes[ip->node].a);                \
-                    acc = FN2(first, total, kNoNode);                                        \
-                    OPREC_NEXT();                                                            \
-                }
-                OPREC_CHAIN(Mul, Mul, OPREC_MUL, OPREC_MUL)
-                OPREC_CHAIN(Mul, Div, OPREC_MUL, OPREC_DIV)
-                OPREC_CHAIN(Div, Mul, OPREC_DIV, OPREC_MUL)
-                OPREC_CHAIN(Div, Div, OPREC_DIV, OPREC_DIV)
-#undef OPREC_CHAIN
-                OPREC_OP(CmpNC) {
-                    Value lhs;
-                    OPREC_FETCH(lhs, At::First, ip->a);
-                    acc = Value::boolean(fast::compare(ip->cmp, lhs, consts[ip->b]));
-                    OPREC_NEXT();
-                }
-                OPREC_OP(CmpN) {
-                    Value x;
-                    OPREC_FETCH(x, At::B, ip->a);
-                    acc = Value::boolean(fast::compare(ip->cmp, acc, x));
-                    OPREC_NEXT();
-                }
+                OPREC_OP(PushN) { Value x; OPREC_FETCH(x, ip->a); *sp++ = x; OPREC_NEXT(); }
                 OPREC_OP(Neg) acc = acc.is_float() ? Value::real(-acc.f) : exact1(&py::neg, acc, ip); OPREC_NEXT();
                 OPREC_OP(Pos) acc = exact1(&py::pos, acc, ip); OPREC_NEXT();
                 OPREC_OP(Not) acc = Value::boolean(!acc.truthy()); OPREC_NEXT();

@@ -124,11 +124,6 @@ std::string linear_operands(const Instr& in, const Code& code, const std::vector
     case LArgs::P: return fmt::format("param {}", in.a);
     case LArgs::J: return fmt::format("-> {:04}", in.a);
     case LArgs::F: return fmt::format("{} n={}", fn(in.a), in.n);
-    case LArgs::NN: return fmt::format("{}, {}", name(in.a), name(in.b));
-    case LArgs::CN: return fmt::format("{}, {}", constant(in.a), name(in.b));
-    case LArgs::CP: return fmt::format("{}, param {}", constant(in.a), in.b);
-    case LArgs::NC: return fmt::format("{} {} {}", name(in.a), ast::compare_op_text(in.cmp), constant(in.b));
-    case LArgs::CNN: return fmt::format("{}, {}, {}", constant(in.n), name(in.a), name(in.b));
     }
     return "";
 }

@@ -246,5 +246,5 @@ TEST_CASE("calc --tier tree gives the straight-line code's value, calc --dump li
     }
     const auto dump = testing::run_oprec({"calc", "--dump", "s * b * h"});
     CHECK(dump.exit_code == 0);
-    CHECK(dump.out == "straight-line code:\n0000  MulNN           s, b\n0001  MulN            h\n0002  Return\n");
+    CHECK(dump.out == "straight-line code:\n0000  Load            s\n0001  MulN            b\n0002  MulN            h\n0003  Return\n");
 }

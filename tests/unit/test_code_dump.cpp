@@ -78,7 +78,7 @@ TEST_CASE("each op's name and properties come from its table", "[registers][dump
     CHECK_FALSE(jumps(ROp::HeldCmpII));
     CHECK(reads_value_before(ROp::MulXIF));
     CHECK(lop_jumps(LOp::CmpChain));
-    CHECK_FALSE(lop_jumps(LOp::MulNN));
+    CHECK_FALSE(lop_jumps(LOp::MulN));
 }
 
 TEST_CASE("a layer's compiled run is listed, every op named from the table", "[registers][dump]") {
