@@ -1,6 +1,8 @@
 #include "serve/server.h"
 #include "serve/vendor.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <memory>
 #include <regex>
@@ -9,6 +11,7 @@
 
 #include <fmt/format.h>
 #include <httplib.h>
+#include <nlohmann/json.hpp>
 
 namespace oprec::serve {
 
@@ -35,10 +38,42 @@ std::optional<std::string> slurp(const fs::path& file) {
     return text.str();
 }
 
-// The Host header's name, without its port ("[::1]:8080" -> "[::1]").
+// The Host header's name, without its port ("[::1]:8080" -> "[::1]"), in
+// lower case (host names are not case-sensitive).
 std::string host_name(const std::string& header) {
-    if (header.starts_with("[")) return header.substr(0, header.find(']') + 1);
-    return header.substr(0, header.find(':'));
+    std::string name = header.starts_with("[") ? header.substr(0, header.find(']') + 1) : header.substr(0, header.find(':'));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
+}
+
+// How a host is written in a Host header: an IPv6 address in brackets.
+std::string as_host_header(const std::string& host) {
+    std::string name = host.find(':') != std::string::npos && !host.starts_with("[") ? "[" + host + "]" : host;
+    return host_name(name);
+}
+
+std::string json_error(const std::string& message) { return nlohmann::json{{"error", message}}.dump() + "\n"; }
+
+// The body read by the route, not by httplib: httplib's own reading
+// refuses a form-encoded body (curl -d's type) over 8 KiB, whatever the
+// limit set. None: it stopped (past the limit, or the peer went away).
+std::optional<std::string> body_of(const httplib::ContentReader& read) {
+    std::string body;
+    const bool whole = read([&](const char* data, std::size_t n) {
+        body.append(data, n);
+        return body.size() <= kMaxBodyBytes;
+    });
+    if (!whole || body.size() > kMaxBodyBytes) return std::nullopt;
+    return body;
+}
+
+Reply too_large() { return {413, json_error(fmt::format("the request is larger than {} MiB", kMaxBodyBytes >> 20))}; }
+
+// The methods each API path answers, for a 405's Allow header.
+const char* allowed_methods(const std::string& path) {
+    if (path == "/api/models") return "GET";
+    if (path == "/api/fit" || path == "/api/sweep") return "POST";
+    return nullptr;
 }
 
 }  // namespace
@@ -51,9 +86,14 @@ struct Server::Impl {
     explicit Impl(ServerOptions o) : options(std::move(o)), service(options.service) {}
 
     bool host_allowed(const httplib::Request& req) const {
+        // No Host at all: not a browser (every browser sends one), so not
+        // the DNS rebinding this check is for.
+        if (!req.has_header("Host")) return true;
         const std::string name = host_name(req.get_header_value("Host"));
-        if (name == "127.0.0.1" || name == "localhost" || name == "[::1]" || name == options.host) return true;
-        return std::find(options.allow_hosts.begin(), options.allow_hosts.end(), name) != options.allow_hosts.end();
+        if (name == "127.0.0.1" || name == "localhost" || name == "[::1]" || name == as_host_header(options.host))
+            return true;
+        return std::any_of(options.allow_hosts.begin(), options.allow_hosts.end(),
+                           [&](const std::string& h) { return as_host_header(h) == name; });
     }
 
     static void reply(httplib::Response& res, const Reply& r) {
@@ -79,16 +119,36 @@ struct Server::Impl {
         http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (host_allowed(req)) return httplib::Server::HandlerResponse::Unhandled;
             res.status = 403;
-            res.set_content(fmt::format("{{\"error\": \"Host `{}` refused: serve with --allow-host to accept it\"}}\n",
-                                        host_name(req.get_header_value("Host"))),
+            res.set_content(json_error(fmt::format("Host `{}` refused: serve with --allow-host to accept it",
+                                                   host_name(req.get_header_value("Host")))),
                             "application/json");
             return httplib::Server::HandlerResponse::Handled;
         });
         http.Get("/api/models", [this](const httplib::Request&, httplib::Response& res) { reply(res, service.models()); });
-        http.Post("/api/fit",
-                  [this](const httplib::Request& req, httplib::Response& res) { reply(res, service.fit(req.body)); });
-        http.Post("/api/sweep",
-                  [this](const httplib::Request& req, httplib::Response& res) { reply(res, service.sweep(req.body)); });
+        http.Post("/api/fit", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& read) {
+            const auto body = body_of(read);
+            reply(res, body ? service.fit(*body) : too_large());
+        });
+        http.Post("/api/sweep", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& read) {
+            const auto body = body_of(read);
+            reply(res, body ? service.sweep(*body) : too_large());
+        });
+        // httplib's own refusals (a body over the limit, no route) as JSON,
+        // a known API path asked with another method as 405.
+        http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+            if (!res.body.empty()) return;  // a reply of ours
+            if (res.status == 404 && allowed_methods(req.path)) {
+                res.status = 405;
+                res.set_header("Allow", allowed_methods(req.path));
+                res.set_content(json_error(fmt::format("{} answers {} only", req.path, allowed_methods(req.path))),
+                                "application/json");
+            } else if (res.status == 413) {
+                reply(res, too_large());
+            } else if (req.path.starts_with("/api/")) {
+                res.set_content(json_error(res.status == 404 ? "no such API path: see docs/serve.md" : "the request was refused"),
+                                "application/json");
+            }
+        });
         http.Get("/", [this](const httplib::Request&, httplib::Response& res) {
             serve_file(res, options.web_dir / "index.html");
         });

@@ -22,12 +22,37 @@ struct BadRequest {
 
 Reply error(int status, const std::string& message) { return {status, json{{"error", message}}.dump() + "\n"}; }
 
+// The deepest nesting of arrays and objects, walked without recursion:
+// nlohmann's dump recurses, and a config is dumped for the model to read.
+std::size_t nesting(const json& root) {
+    std::size_t deepest = 0;
+    std::vector<std::pair<const json*, std::size_t>> todo{{&root, 1}};
+    while (!todo.empty()) {
+        const auto [j, depth] = todo.back();
+        todo.pop_back();
+        if (!j->is_structured()) continue;
+        deepest = std::max(deepest, depth);
+        for (const json& kid : *j) todo.emplace_back(&kid, depth + 1);
+    }
+    return deepest;
+}
+constexpr std::size_t kMaxNesting = 64;  // a config.json nests a few levels
+
+// A body's keys: those named, else a 400 naming the first other.
+void known_keys(const json& j, std::initializer_list<const char*> keys) {
+    for (const auto& [key, v] : j.items())
+        if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; }))
+            throw BadRequest{400, fmt::format("unknown key `{}`", key)};
+}
+
 json parse_body(std::string_view body) {
     if (body.size() > kMaxBodyBytes)
         throw BadRequest{413, fmt::format("the request is larger than {} MiB", kMaxBodyBytes >> 20)};
     json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) throw BadRequest{400, "the request's body is not JSON"};
     if (!j.is_object()) throw BadRequest{400, "the request's body must be a JSON object"};
+    if (nesting(j) > kMaxNesting)
+        throw BadRequest{400, fmt::format("the request nests arrays and objects deeper than {}", kMaxNesting)};
     return j;
 }
 
@@ -208,7 +233,9 @@ std::shared_ptr<const FitModel> Service::model(const Request& r) {
 
 Reply Service::fit(std::string_view body) {
     try {
-        const Request r = request_of(parse_body(body), records_names(options_).front());
+        const json j = parse_body(body);
+        known_keys(j, {"records", "model", "config", "strategy"});
+        const Request r = request_of(j, records_names(options_).front());
         const FitResult result = model(r)->fit(r.strategy);
         json sources = json::object();
         // Paths under the data dir as the project names them (records/...), not where it is installed.
@@ -237,6 +264,7 @@ Reply Service::fit(std::string_view body) {
 Reply Service::sweep(std::string_view body) {
     try {
         const json j = parse_body(body);
+        known_keys(j, {"records", "model", "config", "strategy", "grid"});
         const Request r = request_of(j, records_names(options_).front());
         const json grid = j.contains("grid") ? j["grid"] : json::object();
         if (!grid.is_object()) throw BadRequest{400, "`grid` must be an object of lists"};
@@ -245,6 +273,8 @@ Reply Service::sweep(std::string_view body) {
             if (!keys.contains(key)) throw BadRequest{400, fmt::format("unknown grid key `{}`", key)};
             if (!v.is_array() || v.empty() || v.size() > 64)
                 throw BadRequest{400, fmt::format("grid `{}` must be a list of 1 to 64 values", key)};
+            if (std::any_of(v.begin(), v.end(), [](const json& x) { return x.is_null(); }))
+                throw BadRequest{400, fmt::format("grid `{}` holds null: list the values to try", key)};
         }
         // Each axis: the grid's values, else the base strategy's one.
         auto axis = [&](const std::string& key, json base) {
@@ -269,6 +299,7 @@ Reply Service::sweep(std::string_view body) {
         json base = strategy_json(b);
         json points = json::array();
         std::size_t skipped = 0;
+        std::optional<std::string> unpriced;  // the first point's PricingError
         std::vector<std::size_t> at(axes.size(), 0);
         for (std::size_t n = 0; n < count; ++n) {
             json s = base;
@@ -286,8 +317,13 @@ Reply Service::sweep(std::string_view body) {
                                   {"recompute_level", recompute_level(strategy.layer.recompute)}});
             } catch (const LayerError&) {
                 ++skipped;  // a strategy this model cannot take (layers that do not split, ...)
+            } catch (const PricingError& e) {
+                ++skipped;  // or that it cannot price (a product past 64 bits at a huge mbs, ...)
+                if (!unpriced) unpriced = e.what();
             }
         }
+        // No point priced: the records' error, not an empty sweep.
+        if (points.empty() && unpriced) return error(422, *unpriced);
         std::stable_sort(points.begin(), points.end(), [](const json& x, const json& y) {
             return x["peak_bytes"].get<double>() < y["peak_bytes"].get<double>();
         });

@@ -125,12 +125,33 @@ TEST_CASE("serve: bad requests are refused with a status and a message", "[serve
             "`recompute` must be one of none, selective, full");
     refused(R"({"model": "gpt2", "strategy": {"device_gib": -1}})", 400, "`device_gib` must be a number of GiB above 0");
     refused(R"({"model": "gpt2", "strategy": {"tp": 3}})", 422, "--gpus 8 is not a multiple of tp * pp * cp = 3 * 1 * 1");
+    refused(R"({"model": "gpt2", "bogus": 1})", 400, "unknown key `bogus`");
+    // nlohmann's dump recurses: a config this deep once overflowed the stack.
+    const std::string deep = R"({"config": {"model_type": "gpt2", "junk": )" + std::string(100000, '[') +
+                             std::string(100000, ']') + "}}";
+    refused(deep, 400, "the request nests arrays and objects deeper than 64");
     const serve::Reply big = service.fit(std::string(serve::kMaxBodyBytes + 1, ' '));
     CHECK(big.status == 413);
     const serve::Reply grid = service.sweep(R"({"model": "gpt2", "grid": {"tp": [1,2,3,4,5,6,7,8], "pp": [1,2,3,4,5,6,7,8],
         "mbs": [1,2,3,4,5,6,7,8], "zero": [0,1,2,3], "recompute": ["none", "selective", "full"]}})");
     CHECK(grid.status == 400);
     CHECK(body_of(grid)["error"] == "the grid has 6144 strategies: at most 4096 in one request");
+    const serve::Reply null_value = service.sweep(R"({"model": "gpt2", "grid": {"tp": [null]}})");
+    CHECK(null_value.status == 400);
+    CHECK(body_of(null_value)["error"] == "grid `tp` holds null: list the values to try");
+}
+
+TEST_CASE("serve: a sweep point the model cannot price is skipped, not the whole sweep", "[serve]") {
+    serve::Service service(service_options());
+    // mbs 2^20 at this seq overflows 64 bits; mbs 1 prices.
+    const serve::Reply r = service.sweep(R"({"model": "gpt2", "strategy": {"seq": 4194304, "flash_attention": false},
+        "grid": {"tp": [1], "pp": [1], "recompute": ["none"], "mbs": [1, 1048576]}})");
+    REQUIRE(r.status == 200);
+    CHECK(body_of(r)["points"].size() == 1);
+    CHECK(body_of(r)["skipped"] == 1);
+    const serve::Reply none = service.sweep(R"({"model": "gpt2", "strategy": {"seq": 4194304, "flash_attention": false},
+        "grid": {"tp": [1], "pp": [1], "recompute": ["none"], "mbs": [1048576]}})");
+    CHECK(none.status == 422);  // nothing priced: why, not an empty list
 }
 
 TEST_CASE("serve: a sweep lists the strategies by peak, each as fit gives it", "[serve]") {
@@ -216,6 +237,32 @@ TEST_CASE("serve: over HTTP, the page and the API, a foreign Host refused, no pa
     auto foreign = client.Get("/api/models", {{"Host", "attacker.example:80"}});
     REQUIRE(foreign);
     CHECK(foreign->status == 403);
+    auto quoted = client.Get("/api/models", {{"Host", "a\"b"}});
+    REQUIRE(quoted);
+    CHECK(quoted->status == 403);
+    CHECK(json::parse(quoted->body)["error"] == "Host `a\"b` refused: serve with --allow-host to accept it");
+    auto upper = client.Get("/api/models", {{"Host", "LOCALHOST"}});
+    REQUIRE(upper);
+    CHECK(upper->status == 200);
+    // curl -d's type: httplib alone refused such a body over 8 KiB.
+    const std::string padded = R"({"model": "gpt2", "strategy": {"tp": 1)" + std::string(9000, ' ') + "}}";
+    auto form = client.Post("/api/fit", padded, "application/x-www-form-urlencoded");
+    REQUIRE(form);
+    CHECK(form->status == 200);
+    // httplib's own refusals are JSON too; a known path asked wrongly, 405.
+    auto wrong_method = client.Get("/api/fit");
+    REQUIRE(wrong_method);
+    CHECK(wrong_method->status == 405);
+    CHECK(wrong_method->get_header_value("Allow") == "POST");
+    CHECK(json::parse(wrong_method->body)["error"] == "/api/fit answers POST only");
+    auto too_big = client.Post("/api/fit", std::string(serve::kMaxBodyBytes + 10, ' '), "application/json");
+    REQUIRE(too_big);
+    CHECK(too_big->status == 413);
+    CHECK(json::parse(too_big->body)["error"] == "the request is larger than 4 MiB");
+    auto no_path = client.Get("/api/nothing");
+    REQUIRE(no_path);
+    CHECK(no_path->status == 404);
+    CHECK(json::parse(no_path->body).contains("error"));
     server.stop();
     running.join();
 }
