@@ -5,6 +5,8 @@
 #include <regex>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "lsp/features.h"
 
 namespace oprec::lsp {
@@ -146,6 +148,13 @@ json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_
     if (o->kind == SymbolKind::Import) return rename_import(a, *o, new_name);
     static const std::regex identifier("[A-Za-z_][A-Za-z_0-9]*");
     if (new_name.size() > 200 || !std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
+    // Another of its kind by the new name: the rename would declare it twice.
+    Occurrence taken = *o;
+    taken.name = new_name;
+    for (const Occurrence& d : a.occurrences)
+        if (new_name != o->name && d.declaration && d.same_symbol(taken))
+            throw std::invalid_argument(fmt::format("`{}` is taken: the {} declared at {}; renaming would declare it twice",
+                                                    new_name, symbol_kind_name(d.kind), a.load.sources.where(d.span)));
     json changes = json::object();
     for (const Occurrence& u : a.uses(*o)) {
         const std::string uri = uri_of_path(a.file_path(u.span.file));

@@ -43,8 +43,10 @@ Text::Text(std::string text) : text_(std::move(text)) { index_lines(); }
 
 void Text::index_lines() {
     starts_.assign(1, 0);
+    // A line ends at \n, \r\n or a lone \r, as LSP and our lexer count lines.
     for (std::size_t i = 0; i < text_.size(); ++i)
-        if (text_[i] == '\n') starts_.push_back(i + 1);
+        if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 == text_.size() || text_[i + 1] != '\n')))
+            starts_.push_back(i + 1);
 }
 
 std::string_view Text::line(std::uint32_t index) const {

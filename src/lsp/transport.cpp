@@ -79,6 +79,10 @@ std::size_t nesting(const std::string& body) {
     return deepest;
 }
 
+// A message's text: bytes that are not UTF-8 (echoed from a client's
+// header, say) are written as U+FFFD rather than stopping the server.
+std::string dumped(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 std::optional<Frame> read_frame(std::istream& in) {
@@ -101,7 +105,11 @@ std::optional<Frame> read_frame(std::istream& in) {
             if (problem.empty()) problem = "a header line without `:` (" + line->substr(0, 40) + ")";
             continue;
         }
-        if (lower(trimmed(line->substr(0, colon))) == "content-length") length_text = trimmed(line->substr(colon + 1));
+        if (lower(trimmed(line->substr(0, colon))) == "content-length") {
+            std::string value = trimmed(line->substr(colon + 1));
+            if (length_text && *length_text != value && problem.empty()) problem = "two Content-Length headers that disagree";
+            length_text = std::move(value);
+        }
     }
     if (!problem.empty()) return Frame{{}, error::kParseError, "unreadable frame: " + problem};
     if (!length_text) return Frame{{}, error::kParseError, "unreadable frame: no Content-Length header"};
@@ -109,7 +117,7 @@ std::optional<Frame> read_frame(std::istream& in) {
     const char* first = length_text->data();
     const char* last = first + length_text->size();
     const auto [end, ec] = std::from_chars(first, last, length);
-    if (ec == std::errc::result_out_of_range)
+    if (ec == std::errc::result_out_of_range && end == last)
         length = ~0ull;
     else if (ec != std::errc() || end != last || length_text->empty())
         return Frame{{}, error::kParseError, "unreadable frame: Content-Length is not a whole number (" + length_text->substr(0, 40) + ")"};
@@ -176,17 +184,24 @@ int serve(Server& server, std::istream& in, std::ostream& out, bool detach_reade
             messages.swap(inbox->messages);
             ended = inbox->ended;
         }
+        // Replies in the order the messages came: what came before an
+        // unreadable frame is answered before its error.
         std::vector<json> batch;
+        const auto answer = [&] {
+            if (!batch.empty())
+                for (const json& reply : server.handle_batch(batch)) write_message(out, dumped(reply));
+            batch.clear();
+        };
         for (Parsed& m : messages) {
             if (m.error_code) {
-                write_message(out, json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", m.error_code}, {"message", m.error}}}}.dump());
+                answer();
+                write_message(out, dumped(json{{"jsonrpc", "2.0"}, {"id", nullptr},
+                                               {"error", {{"code", m.error_code}, {"message", m.error}}}}));
                 continue;
             }
             batch.push_back(std::move(m.message));
         }
-        if (!batch.empty())
-            for (const json& reply : server.handle_batch(batch))
-                write_message(out, reply.dump(-1, ' ', false, json::error_handler_t::replace));
+        answer();
         if (server.exit_code()) {
             code = *server.exit_code();
             break;

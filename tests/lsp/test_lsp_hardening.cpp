@@ -156,6 +156,12 @@ TEST_CASE("lsp hardening: bad frames and bad JSON are answered over the stream",
     const std::vector<Case> cases = {
         {frame("{not json"), -32700, "the message is not JSON"},
         {"Content-Length: nonsense\r\n\r\n", -32700, "Content-Length is not a whole number (nonsense)"},
+        // Bytes that are not UTF-8 echoed in the error: once a crash.
+        {"Content-Length: \xff\r\n\r\n", -32700, "Content-Length is not a whole number"},
+        {"bad \xff line\r\n\r\n", -32700, "a header line without `:`"},
+        {std::string(39, 'x') + "\xc3\xa9\xc3\xa9\r\n\r\n", -32700, "a header line without `:`"},
+        {"Content-Length: 1" + std::string(30, '1') + "junk\r\n\r\n", -32700, "Content-Length is not a whole number"},
+        {"Content-Length: 2\r\nContent-Length: 3\r\n\r\n", -32700, "two Content-Length headers that disagree"},
         {"Content-Type: text\r\n\r\n", -32700, "no Content-Length header"},
         {"garbage without a colon\r\n\r\n", -32700, "a header line without `:`"},
         {"X-Long: " + std::string(100000, 'x') + "\r\n\r\n", -32700, "a header line longer than 4096 bytes"},
@@ -283,4 +289,24 @@ TEST_CASE("lsp hardening: exit and the end of input end the binary while work is
     CHECK(with_exit.exit_code == 1);  // exit without shutdown
     const RunResult at_end = run_oprec({"lsp"}, session);
     CHECK(at_end.exit_code == 1);
+}
+
+TEST_CASE("lsp hardening: a lone CR ends a line, for positions as for the lexer", "[lsp][hardening]") {
+    for (const std::string eol : {"\n", "\r\n", "\r"}) {
+        INFO(json(eol).dump());
+        const std::string text = "import \"fields.rec\"" + eol + "op a" + eol + "op a $" + eol;
+        const json open = {{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+                           {"params", {{"textDocument", {{"uri", "file:///tmp/cr.rec"}, {"languageId", "rec"}, {"version", 1}, {"text", text}}}}}};
+        const std::vector<json> out =
+            serve_text(frame(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})") + frame(open.dump()) +
+                       frame(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})") + frame(R"({"jsonrpc":"2.0","method":"exit"})"));
+        json syntax;
+        for (const json& m : out)
+            if (m.value("method", "") == "textDocument/publishDiagnostics")
+                for (const json& d : m["params"]["diagnostics"])
+                    if (d["code"] == "E0001") syntax = d;
+        REQUIRE(syntax.is_object());
+        CHECK(syntax["range"]["start"] == json{{"line", 2}, {"character", 5}});
+        CHECK(syntax["range"]["end"] == json{{"line", 2}, {"character", 6}});
+    }
 }

@@ -175,6 +175,11 @@ TEST_CASE("lsp navigation: definition, references, rename, symbols", "[lsp]") {
     const json bad = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
                                                     {"position", position_of(text, "op dropout", 3)}, {"newName", "2x"}});
     CHECK(bad["error"]["code"] == -32803);
+    // Onto another op's name: two ops of one name, refused.
+    const json taken = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
+                                                      {"position", position_of(text, "op dropout", 3)}, {"newName", "softmax"}});
+    CHECK(taken["error"]["code"] == -32803);
+    CHECK(taken["error"]["message"].get<std::string>().find("`softmax` is taken: the op declared at ") != std::string::npos);
 
     const json symbols = s.result("textDocument/documentSymbol", {{"textDocument", {{"uri", records_uri()}}}});
     const auto qkv = std::find_if(symbols.begin(), symbols.end(), [](const json& x) { return x["name"] == "qkv"; });
