@@ -221,8 +221,13 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
     std::int64_t model_hff = 0;
     if (auto v = c.count("intermediate_size")) model_hff = *v;
     else if (auto sh = c.count("shared_expert_intermediate_size")) model_hff = *sh;
-    else if (!c.has("moe_intermediate_size") && ungated_mlp()) model_hff = 4 * h;  // GPT-2, BLOOM, Falcon: 4h unstated
-    else model_hff = c.required("moe_intermediate_size");
+    else if (!c.has("moe_intermediate_size") && ungated_mlp()) {  // GPT-2, BLOOM, Falcon: 4h unstated
+        if (__builtin_mul_overflow(h, 4, &model_hff))
+            throw HfError(fmt::format("{}: `{}` = {}: the feed-forward width 4 * {} is beyond 64 bits", c.source(),
+                                      c.key_name("hidden_size"), h, h));
+    } else {
+        model_hff = c.required("moe_intermediate_size");
+    }
     const std::int64_t hff_exp = c.count("moe_intermediate_size").value_or(model_hff);
     std::int64_t n_exp = std::max<std::int64_t>(1, c.count("num_experts").value_or(1));
     std::int64_t n_chosen = std::max<std::int64_t>(1, c.count("num_experts_per_tok").value_or(1));

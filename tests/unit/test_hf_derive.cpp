@@ -461,3 +461,10 @@ TEST_CASE("every field a derived layer states is in the field schema, with its t
         }
     }
 }
+
+TEST_CASE("GPT-2's unstated 4h past 64 bits is an error naming the key, not a wrapped width", "[hf]") {
+    const HfModel m = inline_model(
+        R"({"model_type": "gpt2", "n_embd": 9223372036854775807, "n_head": 1, "n_layer": 1, "vocab_size": 8})");
+    CHECK(error_of([&] { m.layer(0, worked()); }) ==
+          "test.json: `n_embd` = 9223372036854775807: the feed-forward width 4 * 9223372036854775807 is beyond 64 bits");
+}
