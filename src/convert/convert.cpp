@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -37,15 +38,22 @@ std::vector<std::pair<std::uint32_t, std::string>> comments_of(const SourceFile&
 
 // ---- writing YAML
 
-// A formula as a YAML scalar the reference reads as a string: plain where
-// YAML would not read it as anything else, else double-quoted.
+// Words YAML 1.1 (PyYAML, the reference's loader) reads as a bool or null.
+bool yaml11_word(const std::string& text) {
+    static const std::set<std::string> words{
+        "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~", "None"};
+    return words.contains(text);
+}
+
+// A formula, or a name, as a YAML scalar the reference reads as a string:
+// plain where YAML would not read it as anything else, else double-quoted.
 std::string scalar(const std::string& text) {
     static const std::string indicators = "-?:,[]{}#&*!|>'\"%@`";
     bool plain = !text.empty() && indicators.find(text[0]) == std::string::npos &&
                  text.find(": ") == std::string::npos && text.find(" #") == std::string::npos;
     // A number, bool or null read as such, not as a formula's text.
-    const bool typed = text.find_first_not_of("0123456789._+-eE") == std::string::npos || text == "True" ||
-                       text == "False" || text == "None";
+    const bool typed = text.find_first_not_of("0123456789._+-eE") == std::string::npos || yaml11_word(text);
     if (plain && !typed) return text;
     std::string q = "\"";
     for (char c : text) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
@@ -68,8 +76,16 @@ std::string number(const Value& v) {
 
 std::string flow_names(const std::vector<ast::Ident>& ids) {
     std::string out = "[";
-    for (std::size_t i = 0; i < ids.size(); ++i) out += (i > 0 ? ", " : "") + ids[i].text;
+    for (std::size_t i = 0; i < ids.size(); ++i) out += (i > 0 ? ", " : "") + scalar(ids[i].text);
     return out + "]";
+}
+
+// Where the records came from, on the header's one comment line: a file
+// name's line breaks (and other control bytes) would start YAML of its own.
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return text;
 }
 
 // Calls of the records' fns written out: the body, its parameters replaced
@@ -88,7 +104,10 @@ public:
         std::map<std::string, const ast::Expr*> args;
         for (std::size_t i = 0; i < it->second->params.size() && i < out.kids.size(); ++i)
             args[it->second->params[i].text] = &out.kids[i];
-        return substitute((*this)(it->second->body), args);
+        // The parameters first, then the calls in the body: expanding a
+        // call first would let a parameter capture a name of the callee's
+        // body (fn inner(x) = x + h; fn outer(h) = inner(1)).
+        return (*this)(substitute(it->second->body, args));
     }
 
 private:
@@ -150,17 +169,17 @@ std::string yaml_from_rec(const std::vector<ast::Module>& modules, const Program
     const Inliner inline_fns(fns);
     auto formula = [&](const ast::Expr& e) { return scalar(format::expr_source(inline_fns(e))); };
 
-    std::string out = fmt::format("# Op records, written by `oprec export` from {}.\n", origin);
+    std::string out = fmt::format("# Op records, written by `oprec export` from {}.\n", one_line(origin));
     if (!defaults.empty()) out += "defaults:\n";
     for (const ast::DefaultDecl* d : defaults) {
         auto name = program.find_name(d->name.text);
         const std::optional<Value> v = name ? program.defaults[*name] : std::nullopt;
-        out += fmt::format("  {}: {}\n", d->name.text, v ? number(*v) : format::expr_source(d->value));
+        out += fmt::format("  {}: {}\n", scalar(d->name.text), v ? number(*v) : format::expr_source(d->value));
     }
     auto record = [&](const ast::OpDecl* r) {
-        out += fmt::format("  {}:\n", r->name.text);
-        if (r->part_of) out += fmt::format("    part_of: {}\n", r->part_of->text);
-        if (r->switch_name) out += fmt::format("    switch: {}\n", r->switch_name->text);
+        out += fmt::format("  {}:\n", scalar(r->name.text));
+        if (r->part_of) out += fmt::format("    part_of: {}\n", scalar(r->part_of->text));
+        if (r->switch_name) out += fmt::format("    switch: {}\n", scalar(r->switch_name->text));
         out += fmt::format("    needs: {}\n", flow_names(r->needs));
         if (r->comm) out += "    comm: true\n";
     };
@@ -170,14 +189,14 @@ std::string yaml_from_rec(const std::vector<ast::Module>& modules, const Program
     for (const ast::OpDecl* r : parts) record(r);
     out += "slots:\n";
     for (const ast::SlotDecl* s : slots) {
-        out += fmt::format("  {}:\n    part: {}\n", s->name.text, s->layer_part.text);
+        out += fmt::format("  {}:\n    part: {}\n", scalar(s->name.text), scalar(s->layer_part.text));
         if (s->when) out += fmt::format("    when: {}\n", formula(*s->when));
         for (const ast::SlotEntry& e : s->entries)
             if (e.target.text == "bytes") out += fmt::format("    formula: {}\n", formula(e.expr));
         out += "    ops:\n";
         bool any = false;
         for (const ast::SlotEntry& e : s->entries)
-            if (e.target.text != "bytes") out += fmt::format("      {}: {}\n", e.target.text, formula(e.expr)), any = true;
+            if (e.target.text != "bytes") out += fmt::format("      {}: {}\n", scalar(e.target.text), formula(e.expr)), any = true;
         if (!any) out.replace(out.size() - 2, 2, ": {}\n");
     }
     return out;

@@ -103,3 +103,38 @@ TEST_CASE("export writes what PyYAML reads as the reference does", "[yaml][expor
     const Program back = loaded(yaml_text, "exported.yaml");
     CHECK(back.defaults[*back.find_name("f_big")]->f == 1e300);
 }
+
+TEST_CASE("export: a fn's parameter never captures a name of the fn it calls", "[yaml][export]") {
+    // In inner, h is the layer's field; outer's parameter h is another h.
+    std::string rec = testing::read_text(OPREC_SOURCE_DIR "/records/op_records.rec") +
+                      "\nfn inner(x) = x + h\nfn outer(h) = inner(1)\n";
+    const std::string entry = "    normOp = h * n_normOp";
+    REQUIRE(rec.find(entry) != std::string::npos);
+    rec.replace(rec.find(entry), entry.size(), "    normOp = outer(2) * n_normOp");
+    const std::string yaml_text = exported(rec);
+    CHECK(yaml_text.find("normOp: (1 + h) * n_normOp") != std::string::npos);
+    CHECK(yaml_text.find("1 + 2") == std::string::npos);
+}
+
+TEST_CASE("export: names YAML 1.1 reads as a bool or null are quoted", "[yaml][export]") {
+    std::string rec = testing::read_text(OPREC_SOURCE_DIR "/records/op_records.rec") +
+                      "\nfield null : int, \"\", \"x\"\ndefault on = 1\ndefault Yes = 2\n"
+                      "slot z in norm when null {\n    bytes = total + on + Yes\n    normOp = 1000000\n}\n";
+    const std::string yaml_text = exported(rec);
+    CHECK(yaml_text.find("  \"on\": 1\n") != std::string::npos);
+    CHECK(yaml_text.find("  \"Yes\": 2\n") != std::string::npos);
+    CHECK(yaml_text.find("    when: \"null\"\n") != std::string::npos);
+    // Read back, the slot still has its `when` and the defaults their names.
+    const Program back = loaded(yaml_text, "exported.yaml");
+    CHECK(back.find_name("on").has_value());
+    CHECK(back.find_name("Yes").has_value());
+}
+
+TEST_CASE("export: the origin's line breaks cannot start YAML of their own", "[yaml][export]") {
+    LoadResult r = load_text(testing::read_text(OPREC_SOURCE_DIR "/records/op_records.rec"),
+                             OPREC_SOURCE_DIR "/records/op_records.rec", testing::shipped_options());
+    REQUIRE(r.ok());
+    const std::string yaml_text = yaml::yaml_from_rec(r.modules, *r.program, "x\ndefaults: {h: 1}\n#.rec");
+    CHECK(yaml_text.substr(0, yaml_text.find('\n')) ==
+          "# Op records, written by `oprec export` from x?defaults: {h: 1}?#.rec.");
+}
