@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string_view>
@@ -199,7 +200,7 @@ private:
         if (n.Tag() == "?" && is_special_float(n.Scalar())) {  // YAML's, not Python's: no formula has them
             error(at(n), code::kYamlShape,
                   fmt::format("`{}` is YAML's {}: {} must be a finite number or a formula", n.Scalar(),
-                              n.Scalar().find_first_of("nN") != std::string::npos ? "not-a-number" : "infinity", what));
+                              n.Scalar().find_first_of("aA") != std::string::npos ? "not-a-number" : "infinity", what));
             return std::nullopt;
         }
         const ScalarPlace place(yaml_, file_, offset(n), n.Scalar());
@@ -220,6 +221,13 @@ private:
                                     (e->kind == ast::ExprKind::Unary && e->kids[0].kind == ast::ExprKind::Literal));
                 if (number && e->kind == ast::ExprKind::Literal && e->literal.is_bool()) number = false;
                 if (!number) e.reset();
+                // 1.0e+400: Python's float reads it as inf, which export cannot write back.
+                const ast::Expr* literal = e ? (e->kind == ast::ExprKind::Literal ? &*e : &e->kids[0]) : nullptr;
+                if (literal && literal->literal.is_float() && !std::isfinite(literal->literal.f)) {
+                    error(at(value), code::kYamlShape,
+                          fmt::format("`{}` is beyond a float's range: a default must be a finite number", value.Scalar()));
+                    return;
+                }
             }
             if (!e) {
                 error(at(value), code::kDefaultNotConstant, fmt::format("the default of `{}` is not a number", key));

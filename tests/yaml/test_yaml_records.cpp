@@ -197,3 +197,14 @@ TEST_CASE("YAML records: a stray `,` is refused where it is, not a hang", "[yaml
     // A comma inside a flow collection, or inside a plain scalar, is YAML.
     CHECK(load_text(edited("    needs: [attBMM]", "    needs: [attBMM, ]"), "records.yaml", testing::shipped_options()).ok());
 }
+
+TEST_CASE("YAML records: .inf is named infinity, a default past a float's range refused", "[yaml][limits]") {
+    LoadResult inf = load_text(edited("  n_qknorm: 0", "  n_qknorm: .inf"), "records.yaml", testing::shipped_options());
+    REQUIRE_FALSE(inf.ok());
+    CHECK(inf.diagnostics.front().message == "`.inf` is YAML's infinity: a default must be a finite number or a formula");
+    // Python reads it as inf, which export could not write back.
+    LoadResult big = load_text(edited("  n_qknorm: 0", "  n_qknorm: 1.0e+400"), "records.yaml", testing::shipped_options());
+    REQUIRE_FALSE(big.ok());
+    CHECK(big.diagnostics.front().message == "`1.0e+400` is beyond a float's range: a default must be a finite number");
+    CHECK(big.sources.where(big.diagnostics.front().span) == "records.yaml:25:13");
+}
