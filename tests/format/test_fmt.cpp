@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "RecLexer.h"
+#include "format/diff.h"
 #include "format/format.h"
 #include "format/print.h"
 #include "syntax/parse.h"
@@ -294,4 +295,28 @@ TEST_CASE("fmt is linear in its input", "[fmt][limits]") {
     const format::Formatted refused = format::format_source(chain + "\n", "chain.rec");
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.diagnostics.front().code == "E0003");
+}
+
+TEST_CASE("fmt --diff marks a missing final newline, as diff -u does", "[fmt][diff]") {
+    // Once: no hunk at all, though --check said the file would change.
+    CHECK(format::unified_diff("op a", "op a\n", "x.rec") ==
+          "--- x.rec\n+++ x.rec (formatted)\n@@ -1,1 +1,1 @@\n-op a\n\\ No newline at end of file\n+op a\n");
+    CHECK(format::unified_diff("op   a\nop b", "op a\nop b\n", "x.rec") ==
+          "--- x.rec\n+++ x.rec (formatted)\n@@ -1,2 +1,2 @@\n-op   a\n-op b\n\\ No newline at end of file\n+op a\n+op b\n");
+}
+
+TEST_CASE("fmt --diff of a long file takes memory by its length, not its square", "[fmt][diff]") {
+    // 50,000 lines, every one changed: the table alone once took 10 GB.
+    std::string before, after;
+    for (int k = 0; k < 50000; ++k) {
+        const std::string n = std::to_string(k);
+        before += "default  x" + n + " = " + n + "\n";
+        after += "default x" + n + " = " + n + "\n";
+    }
+    const std::string diff = format::unified_diff(before, after, "big.rec");
+    CHECK(diff.find("@@ -1,50000 +1,50000 @@\n-default  x0 = 0\n") != std::string::npos);
+    CHECK(std::count(diff.begin(), diff.end(), '\n') == 2 + 1 + 100000);
+    // A change amid common lines is still the least diff.
+    const std::string one = format::unified_diff("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nc\nX\ne\nf\ng\n", "s.rec");
+    CHECK(one == "--- s.rec\n+++ s.rec (formatted)\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+X\n e\n f\n g\n");
 }
