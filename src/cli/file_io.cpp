@@ -151,6 +151,12 @@ bool write_file(const fs::path& path, const std::string& text, std::string& why,
         return false;
     }
     if (exists && !S_ISREG(st.st_mode)) return write_through(real, text, why);
+    // The file's own rights decide, not its directory's: a rename would
+    // replace a read-only file wherever the directory is writable.
+    if (exists && ::access(real.c_str(), W_OK) != 0) {
+        why = error_text(errno);
+        return false;
+    }
     std::string current;
     if (exists && (read_before != nullptr || st.st_nlink > 1)) {
         std::string read_why;
@@ -177,6 +183,8 @@ bool write_file(const fs::path& path, const std::string& text, std::string& why,
     }
     if (exists && st.st_nlink > 1) return write_in_place(real, current, text, mode, why);
     const std::optional<std::string> temp = write_beside(real, ".oprec", text, mode, why);
+    // None in a directory we may not write: in place would need a backup
+    // there too, so that a failed write loses nothing.
     if (!temp) return false;
     if (exists && ::chown(temp->c_str(), st.st_uid, st.st_gid) != 0) {
         // A new file would change the owner: write this one in place instead.

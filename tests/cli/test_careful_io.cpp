@@ -257,3 +257,24 @@ TEST_CASE("wrong input: export refuses records whose YAML import would refuse, w
     CHECK(r.err.find("would accept: nothing written") != std::string::npos);
     CHECK(!fs::exists(out));
 }
+
+TEST_CASE("careful io: fmt leaves a read-only file alone, though its directory is writable", "[cli][io]") {
+    // Root may write anything: the check needs another user (setpriv, util-linux).
+    if (::geteuid() != 0 || !fs::exists("/usr/bin/setpriv")) return;
+    testing::TempDir dir;
+    fs::permissions(dir.path(), fs::perms::all);  // anyone may create and rename here
+    const auto file = dir.write("ro.rec", "op   a\n");
+    REQUIRE(::chown(file.c_str(), 65534, 65534) == 0);
+    fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const std::string bin = (dir / "oprec").string();  // where nobody may run it
+    fs::copy_file(OPREC_BINARY, bin);
+    fs::permissions(bin, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+    std::string err;
+    const int code = shell("cd " + shell_quote(dir.path().string()) +
+                               " && exec setpriv --reuid=65534 --regid=65534 --clear-groups ./oprec fmt ro.rec",
+                           &err);
+    CHECK(code == 2);
+    CHECK(err == "oprec fmt: cannot write `ro.rec`: Permission denied\n");
+    CHECK(testing::read_text(file) == "op   a\n");  // once rewritten through a rename
+}
