@@ -1,5 +1,7 @@
 // oprec calc: evaluate one expression of the records' language, or a stream
 // of them as JSON lines.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -73,8 +75,23 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         failed = true;
         return error_line("overflow", fmt::format("line {}: an integer beyond 64 bits", number));
     }
-    json doc = json::parse(line, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("expr")) {
+    json doc;
+    try {
+        doc = json::parse(line);
+    } catch (const json::parse_error& e) {
+        failed = true;
+        const auto [row, col] = line_col(line, e.byte);
+        const std::string what = json_syntax_error("", line, e);
+        return error_line("invalid-input", fmt::format("line {}, column {}: {}", number, col,
+                                                       what.substr(what.find("invalid JSON"))));
+    } catch (const json::out_of_range& e) {  // "number overflow parsing '1e400'"
+        failed = true;
+        const std::string what = e.what();
+        const auto open = what.find('\''), close = what.rfind('\'');
+        const std::string literal = open < close ? what.substr(open + 1, close - open - 1) : "a number";
+        return error_line("invalid-input", fmt::format("line {}: number {} is beyond a float's range", number, literal));
+    }
+    if (!doc.is_object() || !doc.contains("expr")) {
         failed = true;
         return error_line("invalid-input", fmt::format("line {}: expected a JSON object with \"expr\"", number));
     }
@@ -167,6 +184,13 @@ int run_one(const CalcArgs& args) {
     Bindings bindings;
     for (const std::string& set : args.sets) {
         const auto eq = set.find('=');
+        const std::string name = set.substr(0, eq);
+        const bool named = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                           std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+        if (eq != std::string::npos && !named) {
+            std::cerr << fmt::format("oprec calc: --set {}: `{}` is not a name\n", set, name);
+            return kCannotRun;
+        }
         std::optional<Value> v;
         try {
             if (eq != std::string::npos) v = parse_value_text(set.substr(eq + 1));

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cli/golden_json.h"
 #include "golden/golden_support.h"
 #include "support/process.h"
@@ -183,17 +185,32 @@ TEST_CASE("calc --jsonl: a bad line is answered on its line, the rest go on", "[
         R"({"bindings": {}})" "\n"
         R"({"expr": "x", "bindings": {"x": "four"}})" "\n"
         R"({"expr": "x", "bindings": {"x": 9223372036854775808}})" "\n"
-        R"({"expr": "h * 2", "bindings": {"h": 3}})" "\n";
+        R"({"expr": "h * 2", "bindings": {"h": 3}})" "\n"
+        R"({"expr": "x", "bindings": {"x": 1e400}})" "\n"
+        "[1]\n";
     const testing::RunResult run = testing::run_oprec({"calc", "--jsonl"}, input);
     const auto lines = split_lines(run.out);
-    REQUIRE(lines.size() == 5);
+    REQUIRE(lines.size() == 7);
+    CHECK(ordered_json::parse(lines[5])["error"]["message"] == "line 6: number 1e400 is beyond a float's range");
+    CHECK(ordered_json::parse(lines[6])["error"]["message"] == "line 7: expected a JSON object with \"expr\"");
     CHECK(ordered_json::parse(lines[0])["error"]["kind"] == "invalid-input");
-    CHECK(ordered_json::parse(lines[0])["error"]["message"] == "line 1: expected a JSON object with \"expr\"");
+    CHECK(ordered_json::parse(lines[0])["error"]["message"] ==
+          "line 1, column 2: invalid JSON: syntax error while parsing value - invalid literal; last read: 'no'");
     CHECK(ordered_json::parse(lines[1])["error"]["kind"] == "invalid-input");
     CHECK(ordered_json::parse(lines[2])["error"]["message"] == "line 3: binding `x` is not a number or a bool");
     CHECK(ordered_json::parse(lines[3])["error"]["kind"] == "overflow");  // 2**63: an int beyond 64 bits
     CHECK(lines[4] == R"({"type":"int","value":6,"reads":["h"]})");
     CHECK(run.exit_code == 1);
+}
+
+TEST_CASE("calc --set: a binding names a name", "[cli][calc]") {
+    // Once taken and ignored without a word.
+    for (const char* set : {"=3", "x y=3", "2x=1"}) {
+        const auto run = testing::run_oprec({"calc", "1", "--set", set});
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == fmt::format("oprec calc: --set {}: `{}` is not a name\n", set,
+                                     std::string(set).substr(0, std::string(set).find('='))));
+    }
 }
 
 TEST_CASE("calc: one expression, --set bindings, Python's repr", "[cli][calc]") {
