@@ -148,13 +148,22 @@ json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_
     if (o->kind == SymbolKind::Import) return rename_import(a, *o, new_name);
     static const std::regex identifier("[A-Za-z_][A-Za-z_0-9]*");
     if (new_name.size() > 200 || !std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
-    // Another of its kind by the new name: the rename would declare it twice.
+    // A name the new one would collide with: another of its kind (declared
+    // twice), or a parameter and a field or default, the names a formula
+    // reads (one would capture the other's reads: fn f(x) = x + h, x renamed
+    // h). Conservative: a parameter of any fn, not only those that read it.
     Occurrence taken = *o;
     taken.name = new_name;
-    for (const Occurrence& d : a.occurrences)
-        if (new_name != o->name && d.declaration && d.same_symbol(taken))
-            throw std::invalid_argument(fmt::format("`{}` is taken: the {} declared at {}; renaming would declare it twice",
-                                                    new_name, symbol_kind_name(d.kind), a.load.sources.where(d.span)));
+    for (const Occurrence& d : a.occurrences) {
+        if (new_name == o->name || !d.declaration || d.name != new_name) continue;
+        const bool twice = d.same_symbol(taken);
+        const auto read = [](SymbolKind k) { return k == SymbolKind::Param || k == SymbolKind::Value; };
+        const bool capture = read(o->kind) && read(d.kind) && (o->kind == SymbolKind::Param) != (d.kind == SymbolKind::Param);
+        if (twice || capture)
+            throw std::invalid_argument(fmt::format("`{}` is taken: the {} declared at {}; renaming would {}", new_name,
+                                                    symbol_kind_name(d.kind), a.load.sources.where(d.span),
+                                                    twice ? "declare it twice" : "let one capture the other"));
+    }
     json changes = json::object();
     for (const Occurrence& u : a.uses(*o)) {
         const std::string uri = uri_of_path(a.file_path(u.span.file));

@@ -192,6 +192,30 @@ TEST_CASE("lsp navigation: definition, references, rename, symbols", "[lsp]") {
     CHECK((*qkv)["range"]["end"]["line"] == std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(brace), '\n'));
 }
 
+TEST_CASE("lsp rename: a parameter and a field never capture each other", "[lsp]") {
+    Session s;
+    s.initialize();
+    const std::string text = records_with_layer() + "\nfn f(x) = x + h\nfn g(z) = z * 2\nfn m(w) = w + n_qknorm\n";
+    s.open(records_uri(), text);
+    const auto rename = [&](const std::string& at_text, std::size_t offset, const std::string& to) {
+        return s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
+                                              {"position", position_of(text, at_text, offset)}, {"newName", to}});
+    };
+    // x renamed h: `fn f(h) = h + h` would read the parameter twice.
+    const json param = rename("fn f(x)", 5, "h");
+    CHECK(param["error"]["code"] == -32803);
+    CHECK(param["error"]["message"].get<std::string>().find("let one capture the other") != std::string::npos);
+    // A default renamed as some fn's parameter: m's w would capture it.
+    const json global = rename("default n_qknorm", 8, "w");
+    CHECK(global["error"]["code"] == -32803);
+    // A parameter renamed as another fn's parameter: each has its own scope.
+    const json other = rename("fn f(x)", 5, "z");
+    REQUIRE(other.contains("result"));
+    std::size_t edits = 0;
+    for (const auto& [uri, list] : other["result"]["changes"].items()) edits += list.size();
+    CHECK(edits == 2);  // f's x, declared and read
+}
+
 TEST_CASE("lsp completion: keywords, parts, switches, ops and names in context", "[lsp]") {
     Session s;
     s.initialize();
