@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fstream>
 #include <memory>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 #include <fmt/format.h>
 #include <httplib.h>
@@ -54,20 +56,28 @@ std::string as_host_header(const std::string& host) {
 
 std::string json_error(const std::string& message) { return nlohmann::json{{"error", message}}.dump() + "\n"; }
 
+Reply too_large() { return {413, json_error(fmt::format("the request is larger than {} MiB", kMaxBodyBytes >> 20))}; }
+
 // The body read by the route, not by httplib: httplib's own reading
 // refuses a form-encoded body (curl -d's type) over 8 KiB, whatever the
-// limit set. None: it stopped (past the limit, or the peer went away).
-std::optional<std::string> body_of(const httplib::ContentReader& read) {
+// limit set. A reply instead where there is no JSON body to give the service.
+std::variant<std::string, Reply> body_of(const httplib::Request& req, const httplib::ContentReader& read) {
+    // Multipart bodies go to a receiver per part, which a plain read lacks.
+    if (req.is_multipart_form_data()) return Reply{415, json_error("send the request as JSON, not multipart/form-data")};
     std::string body;
     const bool whole = read([&](const char* data, std::size_t n) {
         body.append(data, n);
         return body.size() <= kMaxBodyBytes;
     });
-    if (!whole || body.size() > kMaxBodyBytes) return std::nullopt;
+    // Past the limit: read until it, or refused unread by its Content-Length.
+    const std::string stated = req.get_header_value("Content-Length");
+    std::uint64_t length = 0;
+    const auto [end, ec] = std::from_chars(stated.data(), stated.data() + stated.size(), length);
+    const bool stated_large = ec == std::errc::result_out_of_range || (ec == std::errc() && length > kMaxBodyBytes);
+    if (body.size() > kMaxBodyBytes || (!whole && stated_large)) return too_large();
+    if (!whole) return Reply{400, json_error("the request's body could not be read in full")};
     return body;
 }
-
-Reply too_large() { return {413, json_error(fmt::format("the request is larger than {} MiB", kMaxBodyBytes >> 20))}; }
 
 // The methods each API path answers, for a 405's Allow header.
 const char* allowed_methods(const std::string& path) {
@@ -125,13 +135,13 @@ struct Server::Impl {
             return httplib::Server::HandlerResponse::Handled;
         });
         http.Get("/api/models", [this](const httplib::Request&, httplib::Response& res) { reply(res, service.models()); });
-        http.Post("/api/fit", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& read) {
-            const auto body = body_of(read);
-            reply(res, body ? service.fit(*body) : too_large());
+        http.Post("/api/fit", [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+            auto body = body_of(req, read);
+            reply(res, std::holds_alternative<Reply>(body) ? std::get<Reply>(body) : service.fit(std::get<std::string>(body)));
         });
-        http.Post("/api/sweep", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& read) {
-            const auto body = body_of(read);
-            reply(res, body ? service.sweep(*body) : too_large());
+        http.Post("/api/sweep", [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+            auto body = body_of(req, read);
+            reply(res, std::holds_alternative<Reply>(body) ? std::get<Reply>(body) : service.sweep(std::get<std::string>(body)));
         });
         // httplib's own refusals (a body over the limit, no route) as JSON,
         // a known API path asked with another method as 405.

@@ -250,6 +250,11 @@ TEST_CASE("serve: over HTTP, the page and the API, a foreign Host refused, no pa
     REQUIRE(form);
     CHECK(form->status == 200);
     // httplib's own refusals are JSON too; a known path asked wrongly, 405.
+    // curl -F: httplib once answered 500 (no receiver for the parts).
+    auto multipart = client.Post("/api/fit", httplib::MultipartFormDataItems{{"a", "b", "", ""}});
+    REQUIRE(multipart);
+    CHECK(multipart->status == 415);
+    CHECK(json::parse(multipart->body)["error"] == "send the request as JSON, not multipart/form-data");
     auto wrong_method = client.Get("/api/fit");
     REQUIRE(wrong_method);
     CHECK(wrong_method->status == 405);
