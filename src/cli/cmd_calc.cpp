@@ -80,9 +80,9 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         doc = json::parse(line);
     } catch (const json::parse_error& e) {
         failed = true;
-        const auto [row, col] = line_col(line, e.byte);
+        // json_syntax_error's words, after its source:line:col (one line here).
         const std::string what = json_syntax_error("", line, e);
-        return error_line("invalid-input", fmt::format("line {}, column {}: {}", number, col,
+        return error_line("invalid-input", fmt::format("line {}, column {}: {}", number, line_col(line, e.byte).second,
                                                        what.substr(what.find("invalid JSON"))));
     } catch (const json::out_of_range& e) {  // "number overflow parsing '1e400'"
         failed = true;

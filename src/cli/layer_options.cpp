@@ -1,9 +1,7 @@
 #include "cli/layer_options.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -27,16 +25,6 @@ std::pair<std::string, std::string> split_layer_edit(const std::string& edit, co
     return {edit.substr(0, eq), edit.substr(eq + 1)};
 }
 
-// Text that reads as a number only past a double's range (1e400): Python
-// would make it inf, parse_field a string.
-bool number_beyond_float(const std::string& text) {
-    if (text.empty()) return false;
-    errno = 0;
-    char* end = nullptr;
-    const double d = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && errno == ERANGE && std::isinf(d);
-}
-
 }  // namespace
 
 void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits) {
@@ -53,8 +41,7 @@ void apply_edits(Layer& layer, const Records& records, const LayerEdits& edits) 
         // would print as bytes. (The REPL takes them, as Python does.)
         if (const Number* n = std::get_if<Number>(&value); n && n->is_float() && !std::isfinite(n->f))
             throw LayerError(fmt::format("--set {}: not a finite number (a layer document cannot state one either)", edit));
-        if (number_beyond_float(text))
-            throw LayerError(fmt::format("--set {}: a number beyond a float's range", edit));
+
         try {
             layer.set(name, std::move(value));  // a type the schema refuses
         } catch (const LayerError& e) {

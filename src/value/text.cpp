@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -23,6 +24,9 @@ std::optional<Value> parse_value_text(std::string_view text) {
     double d = 0;
     auto [q, ec2] = std::from_chars(text.data(), end, d);
     if (ec2 == std::errc() && q == end) return Value::real(d);
+    // Past a double's range Python's float() rounds, as strtod does: 1e400
+    // is inf, 1e-400 is 0.0 (from_chars only says out of range).
+    if (ec2 == std::errc::result_out_of_range && q == end) return Value::real(std::strtod(std::string(text).c_str(), nullptr));
     return std::nullopt;
 }
 

@@ -232,14 +232,11 @@ TEST_CASE("eval: a string where a number belongs names the key", "[cli][eval]") 
     }
     SECTION("a field set to what no layer document can state") {
         // Once priced: every slot nan, exit 0.
-        for (const char* v : {"nan", "-inf", "inf"}) {
+        for (const char* v : {"nan", "-inf", "inf", "1e400"}) {  // 1e400: Python's inf
             const auto run = testing::run_oprec({"eval", "--set", std::string("t=") + v, OPREC_TEST_DATA "/../examples/llama2-7b.json"});
             CHECK(run.exit_code == 2);
             CHECK(run.err == std::string("oprec eval: --set t=") + v + ": not a finite number (a layer document cannot state one either)\n");
         }
-        const auto big = testing::run_oprec({"eval", "--set", "t=1e400", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
-        CHECK(big.exit_code == 2);
-        CHECK(big.err == "oprec eval: --set t=1e400: a number beyond a float's range\n");
     }
 }
 
