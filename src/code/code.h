@@ -123,7 +123,7 @@ struct Instr {
     std::uint16_t n = 0;        // a count (Max, Min, Call)
     std::uint32_t a = 0;        // a const, name or param index; a jump target; an fn
     NodeId node = 0;            // the node it computes, whose span an error gets (kNoNode: none)
-    std::uint32_t b = 0;        // a name operand's own node (where its error is placed)
+    std::uint32_t b = 0;        // the operand's own node: a name's is where its error is placed
 };
 
 inline constexpr std::uint32_t kNoEntry = 0xffffffffu;

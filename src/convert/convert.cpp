@@ -38,7 +38,8 @@ std::vector<std::pair<std::uint32_t, std::string>> comments_of(const SourceFile&
 
 // ---- writing YAML
 
-// Words YAML 1.1 (PyYAML, the reference's loader) reads as a bool or null.
+// Words YAML 1.1 reads as a bool or null (PyYAML, the reference's loader,
+// reads most of them so; y, n and None are here for other YAML 1.1 readers).
 bool yaml11_word(const std::string& text) {
     static const std::set<std::string> words{
         "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",

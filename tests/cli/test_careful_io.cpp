@@ -262,7 +262,10 @@ TEST_CASE("wrong input: export refuses records whose YAML import would refuse, w
 
 TEST_CASE("careful io: fmt leaves a read-only file alone, though its directory is writable", "[cli][io]") {
     // Root may write anything: the check needs another user (setpriv, util-linux).
-    if (::geteuid() != 0 || !fs::exists("/usr/bin/setpriv")) return;
+    if (::geteuid() != 0 || !fs::exists("/usr/bin/setpriv")) {
+        WARN("skipped: needs root and setpriv to act as another user");
+        return;
+    }
     testing::TempDir dir;
     fs::permissions(dir.path(), fs::perms::all);  // anyone may create and rename here
     const auto file = dir.write("ro.rec", "op   a\n");
