@@ -62,6 +62,13 @@ std::vector<std::string_view> aliases(std::string_view canonical) {
 HfConfig HfConfig::parse(std::string_view text, std::string source_name) {
     HfConfig out;
     out.source_ = std::move(source_name);
+    // Messages dump values and the document is copied, both by recursion: a
+    // config nested past any model's is refused before it is parsed.
+    constexpr std::size_t kMaxNesting = 64;
+    if (const auto at = json_nested_past(text, kMaxNesting)) {
+        const auto [line, col] = line_col(text, *at + 1);
+        throw HfError(fmt::format("{}:{}:{}: arrays and objects nested deeper than {}", out.source_, line, col, kMaxNesting));
+    }
     try {
         out.doc_ = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {

@@ -111,6 +111,25 @@ std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t 
     return {line, last_newline == std::string_view::npos ? at + 1 : at - last_newline};
 }
 
+std::optional<std::size_t> json_nested_past(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string json_syntax_error(std::string_view source, std::string_view text, const nlohmann::json::parse_error& e) {
     const auto [line, col] = line_col(text, e.byte);
     // nlohmann's message less its "[json.exception.parse_error.101] parse error at line 1, column 2: ".

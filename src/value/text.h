@@ -32,6 +32,11 @@ std::optional<std::size_t> oversized_json_integer(std::string_view text);
 // place: the 1-based byte of the last character read; size+1 at the end).
 std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte);
 
+// The byte offset where a JSON text first nests arrays and objects deeper
+// than `limit` (counted outside strings, without parsing), else none: for a
+// document that is copied or dumped, which nlohmann does by recursion.
+std::optional<std::size_t> json_nested_past(std::string_view text, std::size_t limit);
+
 // A JSON syntax error as people read it: "SOURCE:LINE:COL: invalid JSON:
 // unexpected '}'; ...", from nlohmann's parse_error (whose byte is the
 // 1-based place of the last character read) on `text`.
