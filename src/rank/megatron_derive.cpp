@@ -7,6 +7,9 @@
 #include <variant>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "hf/model.h"  // kMaxLayers: the bound a config's layers have too
 
 namespace oprec::rank::detail {
 
@@ -47,7 +50,7 @@ private:
             Value r = product();
             if (v.index() != r.index()) bad();
             if (auto* n = std::get_if<std::int64_t>(&v)) {
-                *n += std::get<std::int64_t>(r);
+                if (__builtin_add_overflow(*n, std::get<std::int64_t>(r), n)) bad();
             } else {
                 auto& l = std::get<std::vector<int>>(v);
                 const auto& rl = std::get<std::vector<int>>(r);
@@ -63,7 +66,9 @@ private:
             const std::int64_t* times = std::get_if<std::int64_t>(&r);
             const std::int64_t* left = std::get_if<std::int64_t>(&v);
             if (left && times) {
-                v = *left * *times;
+                std::int64_t product = 0;
+                if (__builtin_mul_overflow(*left, *times, &product)) bad();
+                v = product;
             } else if (times || left) {
                 const std::int64_t n = times ? *times : *left;
                 const std::vector<int> base = std::get<std::vector<int>>(times ? v : r);
@@ -79,8 +84,10 @@ private:
     }
     Value atom() {
         if (eat('(')) {
+            if (++depth_ > kMaxDepth) bad();  // a recursive descent: bounded, not the stack's end
             Value v = sum();
             if (!eat(')')) bad();
+            --depth_;
             return v;
         }
         if (eat('[')) {
@@ -111,18 +118,25 @@ private:
                                             "such as ([0]*3+[1]*13), got `{}`",
                                             where_, s_));
     }
+    static constexpr int kMaxDepth = 100;
     const std::string& s_;
     const std::string& where_;
     std::size_t i_ = 0;
+    int depth_ = 0;
 };
 
+// The most symbols a layout may unroll to: far past any model's layers.
+constexpr std::size_t kMaxLayoutSymbols = 1'000'000;
+
 // Layout symbols one item at a time: a symbol or a (group), each `*N`.
-std::string unroll(const std::string& s, std::size_t& i, const std::string& where, bool in_group) {
+std::string unroll(const std::string& s, std::size_t& i, const std::string& where, int depth) {
+    const bool in_group = depth > 0;
     std::string out;
     auto bad = [&] {
         throw MegatronArgsError(
-            fmt::format("{}: --pipeline-model-parallel-layout cannot be read at `{}`", where, s.substr(i)));
+            fmt::format("{}: --pipeline-model-parallel-layout cannot be read at `{}`", where, s.substr(i, 40)));
     };
+    if (depth > 100) bad();  // a recursive descent: bounded, not the stack's end
     while (i < s.size()) {
         std::string item;
         if (s[i] == ')') {
@@ -131,7 +145,7 @@ std::string unroll(const std::string& s, std::size_t& i, const std::string& wher
         }
         if (s[i] == '(') {
             ++i;
-            item = unroll(s, i, where, true);
+            item = unroll(s, i, where, depth + 1);
             if (i >= s.size() || s[i] != ')') bad();
             ++i;
         } else if (s[i] == ',') {  // cosmetic
@@ -148,6 +162,9 @@ std::string unroll(const std::string& s, std::size_t& i, const std::string& wher
             while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - start < 6) ++i;
             if (i == start) bad();
             const int n = std::stoi(s.substr(start, i - start));
+            if (item.size() * static_cast<std::size_t>(n) + out.size() > kMaxLayoutSymbols)
+                throw MegatronArgsError(fmt::format("{}: --pipeline-model-parallel-layout unrolls to more than {} symbols",
+                                                    where, kMaxLayoutSymbols));
             std::string repeated;
             for (int k = 0; k < n; ++k) repeated += item;
             item = std::move(repeated);
@@ -158,8 +175,18 @@ std::string unroll(const std::string& s, std::size_t& i, const std::string& wher
     return out;
 }
 
-std::int64_t pad_vocab(std::int64_t size, std::int64_t multiple) {
-    return (size + multiple - 1) / multiple * multiple;
+// a * b, or none past 64 bits.
+std::optional<std::int64_t> checked_product(std::int64_t a, std::int64_t b) {
+    std::int64_t r = 0;
+    if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+    return r;
+}
+
+// The vocabulary rounded up to a multiple, as _vocab_size_with_padding; none past 64 bits.
+std::optional<std::int64_t> pad_vocab(std::int64_t size, std::int64_t multiple) {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(size, multiple - 1, &sum)) return std::nullopt;
+    return checked_product(sum / multiple, multiple);
 }
 
 }  // namespace
@@ -172,7 +199,7 @@ std::vector<int> eval_pattern(const std::string& text, const std::string& where)
 
 std::vector<std::string> expand_layout(const std::string& text, const std::string& where) {
     std::size_t i = 0;
-    const std::string flat = unroll(text, i, where, false);
+    const std::string flat = unroll(text, i, where, 0);
     std::vector<std::string> stages{""};
     for (char c : flat) {
         if (c == '|')
@@ -192,8 +219,22 @@ void derive(ParsedArgs& out, const Stated& st) {
                                {"--micro-batch-size", a.micro_batch_size}})
         if (value == 0) throw MegatronArgsError(fmt::format("{}: {} is required and not given", out.source, flag));
 
+    if (a.num_layers > hf::kMaxLayers)
+        fail(out, "--num-layers", fmt::format("--num-layers {}: more than {} layers", a.num_layers, hf::kMaxLayers));
+    // The product of `factors`, or a refusal at `flag` saying what it is
+    // the product of: one wrapped past 64 bits would be divided by below
+    // (it once was, by zero).
+    const auto product = [&](std::string_view flag, std::string_view what, std::initializer_list<std::int64_t> factors) {
+        std::optional<std::int64_t> r = 1;
+        for (std::int64_t f : factors) r = r ? checked_product(*r, f) : r;
+        if (!r) fail(out, flag, fmt::format("{} = {} is beyond 64 bits", what, fmt::join(factors, " x ")));
+        return *r;
+    };
+
     // Sizes of the parallel groups.
-    const std::int64_t model = a.tensor_model_parallel_size * a.pipeline_model_parallel_size * a.context_parallel_size;
+    const std::int64_t model =
+        product("--tensor-model-parallel-size", "tensor x pipeline x context parallel",
+                {a.tensor_model_parallel_size, a.pipeline_model_parallel_size, a.context_parallel_size});
     if (a.gpus % model != 0)
         throw MegatronArgsError(fmt::format(
             "{}: {} GPUs are not divisible by tensor x pipeline x context parallel = {} x {} x {} = {}",
@@ -210,7 +251,8 @@ void derive(ParsedArgs& out, const Stated& st) {
                              a.expert_model_parallel_size));
     }
     const std::int64_t expert_model =
-        a.expert_tensor_parallel_size * a.expert_model_parallel_size * a.pipeline_model_parallel_size;
+        product("--expert-model-parallel-size", "expert tensor x expert x pipeline parallel",
+                {a.expert_tensor_parallel_size, a.expert_model_parallel_size, a.pipeline_model_parallel_size});
     if (a.gpus % expert_model != 0)
         fail(out, "--expert-model-parallel-size",
              fmt::format("{} GPUs are not divisible by expert tensor x expert x pipeline parallel = {} x {} x {} = {}",
@@ -219,16 +261,19 @@ void derive(ParsedArgs& out, const Stated& st) {
     a.expert_data_parallel_size = a.gpus / expert_model;
 
     // Batch: Megatron's microbatch calculator refuses a batch the data-parallel ranks cannot share.
-    if (!st.global_batch_size) a.global_batch_size = a.micro_batch_size * a.data_parallel_size;
-    if (a.global_batch_size % (a.micro_batch_size * a.data_parallel_size) != 0)
+    const std::int64_t batch =
+        product("--micro-batch-size", "--micro-batch-size x data parallel", {a.micro_batch_size, a.data_parallel_size});
+    if (!st.global_batch_size) a.global_batch_size = batch;
+    if (a.global_batch_size % batch != 0)
         fail(out, "--global-batch-size",
              fmt::format("--global-batch-size {} is not divisible by --micro-batch-size {} x data parallel {}",
                          a.global_batch_size, a.micro_batch_size, a.data_parallel_size));
-    a.num_microbatches = a.global_batch_size / (a.micro_batch_size * a.data_parallel_size);
+    a.num_microbatches = a.global_batch_size / batch;
 
     // The model's shape.
     if (a.ffn_hidden_size == 0)
-        a.ffn_hidden_size = a.swiglu ? (4 * a.hidden_size * 2 / 3) / 64 * 64 : 4 * a.hidden_size;
+        a.ffn_hidden_size = a.swiglu ? (product("--hidden-size", "the feed-forward width", {8, a.hidden_size}) / 3) / 64 * 64
+                                     : product("--hidden-size", "the feed-forward width", {4, a.hidden_size});
     if (a.kv_channels == 0) {
         if (a.hidden_size % a.num_attention_heads != 0)
             fail(out, "--hidden-size",
@@ -309,7 +354,8 @@ void derive(ParsedArgs& out, const Stated& st) {
         a.original_vocab_size = 50257;
     } else if (tokenizer == "NullTokenizer") {
         if (!a.vocab_size) fail(out, "--tokenizer-type", "NullTokenizer needs --vocab-size");
-        a.original_vocab_size = *a.vocab_size + 1;  // its EOD token
+        if (__builtin_add_overflow(*a.vocab_size, 1, &a.original_vocab_size))  // its EOD token
+            fail(out, "--vocab-size", fmt::format("--vocab-size {} and its end-of-document token are beyond 64 bits", *a.vocab_size));
     } else if (a.vocab_size) {
         a.original_vocab_size = *a.vocab_size;
         if (!tokenizer.empty())
@@ -321,10 +367,16 @@ void derive(ParsedArgs& out, const Stated& st) {
                                 : fmt::format("{}: the vocabulary size is in its files, not read: give --vocab-size",
                                               tokenizer));
     }
-    a.padded_vocab_size =
-        a.original_vocab_size == 0
-            ? 0
-            : pad_vocab(a.original_vocab_size, a.make_vocab_size_divisible_by * a.tensor_model_parallel_size);
+    if (a.original_vocab_size != 0) {
+        const auto padded = pad_vocab(a.original_vocab_size,
+                                      product("--make-vocab-size-divisible-by", "--make-vocab-size-divisible-by x tensor parallel",
+                                              {a.make_vocab_size_divisible_by, a.tensor_model_parallel_size}));
+        if (!padded)
+            fail(out, "--make-vocab-size-divisible-by",
+                 fmt::format("the vocabulary {} padded to a multiple of {} x {} is beyond 64 bits", a.original_vocab_size,
+                             a.make_vocab_size_divisible_by, a.tensor_model_parallel_size));
+        a.padded_vocab_size = *padded;
+    }
 
     // Pipeline: chunks per rank and the layers each rank holds.
     const std::int64_t pp = a.pipeline_model_parallel_size;

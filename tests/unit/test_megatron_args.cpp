@@ -288,3 +288,29 @@ TEST_CASE("every measured case's flags parse", "[megatron]") {
               c.at("num_gpus").get<int>());
     }
 }
+
+TEST_CASE("sizes past 64 bits, deep expressions and huge counts are refused, not wrapped", "[megatron]") {
+    const std::string small = gpt_small;
+    // Products that wrapped to 0 were divided by (SIGFPE), or padded the vocabulary to 0.
+    CHECK_THAT(error_of(small + "--tensor-model-parallel-size 4294967296 --pipeline-model-parallel-size 4294967296"),
+               Catch::Contains("tensor x pipeline x context parallel = 4294967296 x 4294967296 x 1 is beyond 64 bits"));
+    CHECK_THAT(error_of("--num-layers 12 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
+                        "--max-position-embeddings 1024 --micro-batch-size 2305843009213693952"),
+               Catch::Contains("--micro-batch-size x data parallel = 2305843009213693952 x 8 is beyond 64 bits"));
+    CHECK_THAT(error_of(small + "--tensor-model-parallel-size 2 --vocab-size 50000 --tokenizer-type NullTokenizer "
+                                "--make-vocab-size-divisible-by 4611686018427387904"),
+               Catch::Contains("is beyond 64 bits"));
+    CHECK_THAT(error_of("--num-layers 12 --hidden-size 4611686018427387904 --num-attention-heads 8 --seq-length 1024 "
+                        "--max-position-embeddings 1024 --micro-batch-size 4"),
+               Catch::Contains("the feed-forward width = 4 x 4611686018427387904 is beyond 64 bits"));
+    // Counts that allocated before any check: 1e10 layers was bad_alloc.
+    CHECK_THAT(error_of("--num-layers 10000000000 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
+                        "--max-position-embeddings 1024 --micro-batch-size 4"),
+               Catch::Contains("--num-layers 10000000000: more than 100000 layers"));
+    CHECK_THAT(error_of(small + "--pipeline-model-parallel-layout '((t*999999)*999999)'"),
+               Catch::Contains("unrolls to more than 1000000 symbols"));
+    // Recursive descents, bounded: 300,000 parentheses overflowed the stack.
+    const std::string deep(300000, '(');
+    CHECK_THAT(error_of(small + "--num-experts 8 --moe-layer-freq '" + deep + "'"), Catch::Contains("--moe-layer-freq expects"));
+    CHECK_THAT(error_of(small + "--pipeline-model-parallel-layout '" + deep + "'"), Catch::Contains("cannot be read"));
+}
