@@ -468,3 +468,10 @@ TEST_CASE("GPT-2's unstated 4h past 64 bits is an error naming the key, not a wr
     CHECK(error_of([&] { m.layer(0, worked()); }) ==
           "test.json: `n_embd` = 9223372036854775807: the feed-forward width 4 * 9223372036854775807 is beyond 64 bits");
 }
+
+TEST_CASE("a config nested past 64 is refused where it goes too deep, not a stack overflow", "[hf]") {
+    const std::string deep = R"({"model_type": "llama", "x": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+    CHECK(error_of([&] { inline_model(deep); }) == "test.json:1:93: arrays and objects nested deeper than 64");
+    // Brackets in strings are text, not nesting.
+    CHECK_NOTHROW(HfConfig::parse(R"({"model_type": "llama", "note": ")" + std::string(1000, '[') + "\"}", "s.json"));
+}
