@@ -124,7 +124,8 @@ int run(const SweepArgs& args) {
     Progress progress(strategies.size(), !args.no_progress && (args.progress || isatty(2) != 0));
     const auto start = std::chrono::steady_clock::now();
     std::vector<StrategyFront> fronts;
-    std::size_t priced = 0;
+    std::size_t priced = 0, skipped = 0;
+    std::string first_skip;  // why the first strategy skipped was
     int status = kOk;
     if (args.format == "csv") std::cout << csv_header(*sweep);
     if (args.format == "json") std::cout << json_open(*sweep, strategies.size());
@@ -138,6 +139,10 @@ int run(const SweepArgs& args) {
             std::cerr << fmt::format("oprec sweep: {}: {}\n", strategy_text(s), e.what());
             status = kProblems;
             break;
+        }
+        if (row.skipped) {
+            ++skipped;
+            if (first_skip.empty()) first_skip = row.strategy + ": " + *row.skipped;
         }
         if (args.format == "csv") std::cout << csv_rows(*sweep, row);
         else if (args.format == "json") std::cout << json_strategy(row, priced == 0);
@@ -159,6 +164,11 @@ int run(const SweepArgs& args) {
         std::cerr << fmt::format("oprec sweep: interrupted: wrote the {} of {} strategies priced\n", priced,
                                  strategies.size());
         return kInterrupted;
+    }
+    // Nothing priced is no answer, as sweep --budget says too.
+    if (status == kOk && priced > 0 && skipped == priced) {
+        std::cerr << "oprec sweep: no strategy of the grid can run on this model; the first: " << first_skip << '\n';
+        return kCannotRun;
     }
     return status;
 }

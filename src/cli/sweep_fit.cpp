@@ -185,6 +185,9 @@ int run_fit_sweep(const FitSweepArgs& args) {
                             } catch (const LayerError& e) {  // sizes that do not divide: not a strategy
                                 if (first_refusal.empty()) first_refusal = e.what();
                                 break;
+                            } catch (const PricingError& e) {  // or a product past 64 bits at this one
+                                if (first_refusal.empty()) first_refusal = e.what();
+                                break;
                             }
                             priced = true;
                             if (f.result.fits) {

@@ -296,6 +296,15 @@ TEST_CASE("oprec sweep: the whole rank's options without --budget are refused, n
     CHECK(r.status == 2);
     CHECK(has(r.out, "no strategy of the grid can run on this model; the first: --gpus 8 is not a multiple of tp * pp * cp"));
     CHECK(oprec("sweep " + kExamples + "llama-2-7b.json --activation-budget 0", true).status == 2);
+    // The same without --budget: every strategy skipped once exited 0.
+    r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --tp 3,5", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "no strategy of the grid can run on this model; the first: tp=3 "));
+    CHECK(has(r.out, "--tp 3: does not divide the heads"));
+    // A strategy whose products pass 64 bits is skipped by --budget, not an abort (134).
+    r = oprec("sweep " + kExamples + "llama-2-7b.json --no-progress --budget 80GiB --seq 4611686018427387904", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "integer overflow"));
 }
 
 TEST_CASE("oprec eval --hf: a micro-factor that is not finite, an unknown --only, a negative --layer exit 2", "[cli][hf][errors]") {
