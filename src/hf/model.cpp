@@ -141,10 +141,15 @@ void HfModel::check_model() const {
         config_.count(key);
     const std::optional<std::int64_t> experts = config_.count("num_experts");
     const std::optional<std::int64_t> per_token = config_.count("num_experts_per_tok");
-    if (experts && per_token && *experts >= 1 && *per_token > *experts)
+    // 0 experts is a dense model (some configs state it so); a token then
+    // chooses none, and among experts it chooses at least one.
+    if (experts && per_token && *per_token > 0 && *per_token > *experts)
         config_.fail("num_experts_per_tok", fmt::format("({}) is more than the experts, `{}` = {}: a token cannot "
                                                         "choose more experts than there are", *per_token,
                                                         config_.key_name("num_experts"), *experts));
+    if (experts && *experts > 1 && per_token && *per_token == 0)
+        config_.fail("num_experts_per_tok", fmt::format("is 0: a token chooses at least one of the {} experts (`{}`)",
+                                                        *experts, config_.key_name("num_experts")));
 }
 
 std::vector<std::pair<std::string, std::size_t>> HfModel::kinds() const {

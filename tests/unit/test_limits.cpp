@@ -192,6 +192,15 @@ TEST_CASE("limits: a config of a billion layers, or more experts per token than 
         model("{" + base + R"("num_hidden_layers": 32, "num_local_experts": 8, "num_experts_per_tok": 9})"),
         "c.json: `num_experts_per_tok` (9) is more than the experts, `num_local_experts` = 8: a token cannot choose "
         "more experts than there are");
+    // Once priced as one expert of one (17 GiB for a Mixtral that needs 320) and as top-1.
+    CHECK_THROWS_WITH(
+        model("{" + base + R"("num_hidden_layers": 32, "num_local_experts": 0, "num_experts_per_tok": 2})"),
+        "c.json: `num_experts_per_tok` (2) is more than the experts, `num_local_experts` = 0: a token cannot choose "
+        "more experts than there are");
+    CHECK_THROWS_WITH(
+        model("{" + base + R"("num_hidden_layers": 32, "num_local_experts": 8, "num_experts_per_tok": 0})"),
+        "c.json: `num_experts_per_tok` is 0: a token chooses at least one of the 8 experts (`num_local_experts`)");
+    CHECK_NOTHROW(model("{" + base + R"("num_hidden_layers": 32, "num_experts": 0})"));  // a dense model says so
 }
 
 TEST_CASE("limits: a config number beyond a float's range is an HfError, not a crash", "[limits]") {
