@@ -129,7 +129,7 @@ int run(const FitArgs& args) {
             std::string why;
             const std::optional<std::string> text = read_text(args.megatron_args, why);
             if (!text) {
-                std::cerr << "oprec fit: " << why << '\n';
+                std::cerr << "oprec fit: " << source << ": " << why << '\n';
                 return kCannotRun;
             }
             MegatronJob job = megatron_job(*text, source, args.gpus);

@@ -28,8 +28,9 @@ public:
         bool blank_before = true;
         while (!at_end()) {
             const char c = peek();
-            if (c == '\\' && peek(1) == '\n') {  // a continuation joins the lines
+            if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {  // a continuation joins the lines
                 advance();
+                if (peek() == '\r') advance();  // a script saved with Windows line ends
                 advance();
                 continue;
             }
@@ -91,7 +92,8 @@ private:
             if (c == '\\') {
                 advance();
                 if (at_end()) break;
-                if (peek() == '\n') {
+                if (peek() == '\n' || (peek() == '\r' && peek(1) == '\n')) {
+                    if (peek() == '\r') advance();
                     advance();
                     continue;
                 }

@@ -165,4 +165,8 @@ TEST_CASE("fit: a launch command states the job, strategy options beside it are 
     // What goes with it still does.
     r = run_fit_cli("fit" + launch + " --gpus 8 --device-memory 40GiB --format json", true);
     CHECK(r.status == 0);
+    // A file that cannot be read is named (it was "oprec fit: it is a directory").
+    r = run_fit_cli("fit --megatron-args " OPREC_TEST_DATA, true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "oprec fit: " OPREC_TEST_DATA ": it is a directory"));
 }

@@ -70,6 +70,12 @@ TEST_CASE("shell words: quotes, continuations, comments, arrays", "[megatron]") 
     CHECK(commands[1][4].line == 6);  // after the array's two lines and the continued one
     CHECK(commands[1][4].col == 3);
     CHECK_THROWS_WITH(split_commands("--a 'open", "f.sh"), Catch::Contains("f.sh:1:5") && Catch::Contains("quote"));
+    // Saved with Windows line ends: `\` CR LF continues too (a lone `\r` word once ended the flags).
+    const auto crlf = split_commands("torchrun pretrain_gpt.py \\\r\n  --lr 1e-4 \\\r\n  --z 2\r\n", "w.sh");
+    REQUIRE(crlf.size() == 1);
+    std::vector<std::string> crlf_words;
+    for (const Word& w : crlf[0]) crlf_words.push_back(w.text);
+    CHECK(crlf_words == std::vector<std::string>{"torchrun", "pretrain_gpt.py", "--lr", "1e-4", "--z", "2"});
 }
 
 TEST_CASE("Megatron's defaults and derived defaults", "[megatron]") {
