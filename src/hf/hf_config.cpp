@@ -46,6 +46,17 @@ const std::vector<Alias>& alias_table() {
     return table;
 }
 
+// A config's string as it may be printed: control bytes (a downloaded
+// config's ESC sequences would retitle or clear the terminal) as \xNN.
+std::string visible(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        out += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+    }
+    return out;
+}
+
 std::string describe(const json& v) {
     std::string text = v.dump();
     return text.size() > 40 ? text.substr(0, 37) + "..." : text;
@@ -121,11 +132,11 @@ void HfConfig::fail(std::string_view canonical, const std::string& what) const {
 
 std::string HfConfig::model_type() const {
     auto top = doc_.find("model_type");
-    if (top != doc_.end() && top->is_string()) return top->get<std::string>();
+    if (top != doc_.end() && top->is_string()) return visible(top->get<std::string>());
     auto text = doc_.find("text_config");
     if (text != doc_.end() && text->is_object()) {
         auto inner = text->find("model_type");
-        if (inner != text->end() && inner->is_string()) return inner->get<std::string>();
+        if (inner != text->end() && inner->is_string()) return visible(inner->get<std::string>());
     }
     return "";
 }
@@ -173,7 +184,7 @@ std::optional<std::string> HfConfig::text(std::string_view canonical) const {
     auto f = find(canonical);
     if (!f) return std::nullopt;
     if (!f->value->is_string()) fail(canonical, fmt::format("is {}: expected a string", describe(*f->value)));
-    return f->value->get<std::string>();
+    return visible(f->value->get<std::string>());
 }
 
 std::optional<std::vector<std::string>> HfConfig::names(std::string_view canonical) const {

@@ -475,3 +475,10 @@ TEST_CASE("a config nested past 64 is refused where it goes too deep, not a stac
     // Brackets in strings are text, not nesting.
     CHECK_NOTHROW(HfConfig::parse(R"({"model_type": "llama", "note": ")" + std::string(1000, '[') + "\"}", "s.json"));
 }
+
+TEST_CASE("a config's strings are printed without their control bytes", "[hf]") {
+    // A downloaded config could retitle or clear the terminal through the header.
+    const HfConfig c = HfConfig::parse("{\"model_type\": \"llama\\u001b]0;owned\\u0007\", \"torch_dtype\": \"x\\ry\"}", "e.json");
+    CHECK(c.model_type() == "llama\\x1b]0;owned\\x07");
+    CHECK(c.text("torch_dtype") == "x\\x0dy");
+}
