@@ -148,7 +148,7 @@ def test_fit_megatron_is_the_commands_json(records: str) -> None:
 
 def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
     flags = "--num-layers 4 --hidden-size 256 --num-attention-heads 4 --seq-length 512 " \
-            "--max-position-embeddings 512 --micro-batch-size 1 --bf16"
+            "--max-position-embeddings 512 --micro-batch-size 1 --bf16 --vocab-size 32000"
     with pytest.warns(UserWarning, match="--no-such-flag"):
         got = oprec.fit_megatron(flags + " --no-such-flag", gpus=1)
     assert got["fits"] and len(got["stages"]) == 1
@@ -156,3 +156,6 @@ def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
         oprec.fit_megatron(flags.replace("--num-layers 4", "--num-layers four"), gpus=1)
     with pytest.raises(ValueError, match="gpus=0"):
         oprec.fit_megatron(flags, gpus=0)
+    # No vocabulary: priced as 0 it once left out the embedding and the loss.
+    with pytest.raises(ValueError, match="the vocabulary size is unknown; add --vocab-size N"):
+        oprec.fit_megatron(flags.replace(" --vocab-size 32000", ""), gpus=1)

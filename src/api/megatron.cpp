@@ -148,6 +148,16 @@ MegatronJob megatron_job(std::string_view text, std::string source_name, std::in
     } catch (const rank::ShellError& e) {
         throw LayerError(e.what());
     }
+    // Priced as 0, an unknown vocabulary left out the embedding, the logits
+    // and the loss, and could say "fits": no answer, as for a config
+    // without vocab_size. (The parser keeps it as a note.)
+    if (parsed.args.padded_vocab_size == 0) {
+        const std::string tokenizer = parsed.args.tokenizer_type.value_or("");
+        throw LayerError(fmt::format(
+            "{}: {}; add --vocab-size N to the launch command", parsed.source,
+            tokenizer.empty() ? "no tokenizer and no --vocab-size: the vocabulary size is unknown"
+                              : tokenizer + ": the vocabulary size is in its files, which are not read"));
+    }
     MegatronJob job;
     job.notes = parsed.notes;
     job.strategy = strategy_of(parsed, job.notes);
