@@ -156,6 +156,10 @@ def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
         oprec.fit_megatron(flags.replace("--num-layers 4", "--num-layers four"), gpus=1)
     with pytest.raises(ValueError, match="gpus=0"):
         oprec.fit_megatron(flags, gpus=0)
+    # A count the reader files as ignored is still a whole number: 0 once divided by zero in the records.
+    for bad in ("0", "-3", "4abc"):
+        with pytest.raises(ValueError, match="expected a whole number, at least 1"):
+            oprec.fit_megatron(flags + " --microbatch-group-size-per-virtual-pipeline-stage " + bad, gpus=1)
     # No vocabulary: priced as 0 it once left out the embedding and the loss.
     with pytest.raises(ValueError, match="the vocabulary size is unknown; add --vocab-size N"):
         oprec.fit_megatron(flags.replace(" --vocab-size 32000", ""), gpus=1)

@@ -2,6 +2,7 @@
 // arguments.py reads them (rank/megatron_args.h), the model written as a
 // Hugging Face config of the megatron_* op profiles (stdlib/profiles.rec)
 // and the strategy as FitStrategy.
+#include <charconv>
 #include <limits>
 
 #include <fmt/format.h>
@@ -60,19 +61,20 @@ ordered_json config_of(const rank::Args& a) {
     return c;
 }
 
-// A whole number a flag the reader keeps no field for was given (the last
-// time it was stated), wherever the reader filed it.
-std::optional<std::int64_t> stated_count(const rank::ParsedArgs& parsed, std::string_view flag) {
+// A whole number, at least `least`, a flag the reader keeps no field for
+// was given (the last time it was stated), wherever the reader filed it.
+std::optional<std::int64_t> stated_count(const rank::ParsedArgs& parsed, std::string_view flag, std::int64_t least) {
     std::optional<std::int64_t> out;
     for (const auto* list : {&parsed.used, &parsed.ignored, &parsed.unknown})
         for (const rank::StatedFlag& f : *list)
             if (f.name == flag && f.values.size() == 1) {
-                try {
-                    out = std::stoll(f.values[0]);
-                } catch (const std::exception&) {
-                    throw LayerError(fmt::format("{}:{}:{}: {} {}: expected a whole number", parsed.source, f.line,
-                                                 f.col, flag, f.values[0]));
-                }
+                const std::string& text = f.values[0];
+                std::int64_t n = 0;
+                const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+                if (ec != std::errc() || end != text.data() + text.size() || n < least)
+                    throw LayerError(fmt::format("{}:{}:{}: {} {}: expected a whole number, at least {}", parsed.source,
+                                                 f.line, f.col, flag, text, least));
+                out = n;
             }
     return out;
 }
@@ -111,7 +113,7 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     s.recompute_layers = a.recompute_num_layers;
     // Uneven stages, and the embedding and loss taking a layer's place, as the reader laid them out.
     s.virtual_stage_layers = a.layers_per_virtual_stage;
-    s.vp_group = stated_count(parsed, "--microbatch-group-size-per-virtual-pipeline-stage");
+    s.vp_group = stated_count(parsed, "--microbatch-group-size-per-virtual-pipeline-stage", 1);
     s.untied = a.untie_embeddings_and_output_weights;
     s.vocab = a.padded_vocab_size;
     s.mtp_layers = a.mtp_num_layers.value_or(0);
@@ -121,7 +123,7 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     s.fused_cross_entropy = a.cross_entropy_loss_fusion;
     s.moe_allgather = a.moe_token_dispatcher_type == "allgather";
     // Every waiting micro-batch (Megatron's wgrad deferral limit, 0: no limit).
-    const std::int64_t limit = stated_count(parsed, "--wgrad-deferral-limit").value_or(0);
+    const std::int64_t limit = stated_count(parsed, "--wgrad-deferral-limit", 0).value_or(0);
     s.deferred_wgrad = a.defer_embedding_wgrad_compute ? (limit > 0 ? limit : a.global_batch_size) : 0;
     if (a.fp8) notes.push_back("fp8 weights and activations are priced in bf16: fp8 is not modelled");
     if (a.cpu_offloading_num_layers > 0) notes.push_back("activation offloading is not modelled");
