@@ -116,6 +116,18 @@ void quote_fix(std::string& out, const FixIt& fix, const SourceMap& sources, boo
     out += '\n';
 }
 
+// A message as the terminal may show it: a control byte quoted from the
+// input (`unexpected ESC`) as \xNN, not sent to the terminal to act on.
+std::string visible(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+        else out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render(const Diagnostic& d, const SourceMap& sources, bool color) {
@@ -124,22 +136,22 @@ std::string render(const Diagnostic& d, const SourceMap& sources, bool color) {
     const char* reset = color ? "\x1b[0m" : "";
     out += fmt::format("{}{}:{} {}{}:{} {}{}{}", bold, sources.where(d.span), reset,
                        color ? severity_colour(d.severity) : "", severity_name(d.severity), reset,
-                       bold, d.message, reset);
+                       bold, visible(d.message), reset);
     if (!d.code.empty()) out += fmt::format(" [{}]", d.code);
     out += '\n';
     quote(out, d.span, sources, color);
     for (const Note& n : d.notes) {
         if (n.span.known())
-            out += fmt::format("{}: note: {}\n", sources.where(n.span), n.message);
+            out += fmt::format("{}: note: {}\n", sources.where(n.span), visible(n.message));
         else
-            out += fmt::format("note: {}\n", n.message);
+            out += fmt::format("note: {}\n", visible(n.message));
         quote(out, n.span, sources, color);
     }
     if (d.fix) {
         if (d.fix->message.empty())
-            out += fmt::format("help: did you mean `{}`?\n", d.fix->replacement);
+            out += fmt::format("help: did you mean `{}`?\n", visible(d.fix->replacement));
         else
-            out += fmt::format("help: {}\n", d.fix->message);
+            out += fmt::format("help: {}\n", visible(d.fix->message));
         quote_fix(out, *d.fix, sources, color);
     }
     return out;

@@ -167,3 +167,12 @@ TEST_CASE("lint robust: an import chain 1,000 files long, and an import cycle", 
     std::error_code ec;
     fs::remove_all(dir, ec);
 }
+
+TEST_CASE("lint robust: a control byte quoted in a message reaches no terminal raw", "[lint][robust]") {
+    // `unexpected ESC` once sent the byte itself: a file could drive the terminal.
+    const auto r = linted(edit(kClean, "attMM = h\n", "attMM = h \x1b[2J\n"));
+    const Diagnostic d = only(r, "E0001");
+    const std::string shown = render(d, r.sources);
+    CHECK(shown.find('\x1b') == std::string::npos);
+    CHECK(shown.find("unexpected `\\x1b`") != std::string::npos);
+}
