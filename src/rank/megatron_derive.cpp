@@ -282,6 +282,16 @@ void derive(ParsedArgs& out, const Stated& st) {
         a.kv_channels = a.hidden_size / a.num_attention_heads;
     }
     a.num_query_groups = a.group_query_attention ? st.num_query_groups.value_or(1) : a.num_attention_heads;
+    // Megatron's own asserts, said in its flags (the config written from
+    // them would name keys the launch command never states).
+    if (a.num_query_groups < 1 || a.num_attention_heads % a.num_query_groups != 0)
+        fail(out, "--num-query-groups",
+             fmt::format("--num-query-groups {} does not divide --num-attention-heads {}", a.num_query_groups,
+                         a.num_attention_heads));
+    if (a.num_attention_heads % a.tensor_model_parallel_size != 0)
+        fail(out, "--tensor-model-parallel-size",
+             fmt::format("--num-attention-heads {} is not divisible by --tensor-model-parallel-size {}",
+                         a.num_attention_heads, a.tensor_model_parallel_size));
     if (a.context_parallel_size > 1 && a.seq_length % (2 * a.context_parallel_size) != 0)
         fail(out, "--seq-length",
              fmt::format("--seq-length {} must be a multiple of 2 x --context-parallel-size {}", a.seq_length,
@@ -321,6 +331,9 @@ void derive(ParsedArgs& out, const Stated& st) {
 
     // Experts.
     a.moe_layer_pattern.assign(static_cast<std::size_t>(a.num_layers), 0);
+    if (a.num_experts && a.moe_router_topk > *a.num_experts)
+        fail(out, "--moe-router-topk",
+             fmt::format("--moe-router-topk {} is more than --num-experts {}", a.moe_router_topk, *a.num_experts));
     if (a.num_experts) {
         if (a.moe_ffn_hidden_size == 0) a.moe_ffn_hidden_size = a.ffn_hidden_size;
         std::int64_t freq = 1;

@@ -320,3 +320,13 @@ TEST_CASE("sizes past 64 bits, deep expressions and huge counts are refused, not
     CHECK_THAT(error_of(small + "--num-experts 8 --moe-layer-freq '" + deep + "'"), Catch::Contains("--moe-layer-freq expects"));
     CHECK_THAT(error_of(small + "--pipeline-model-parallel-layout '" + deep + "'"), Catch::Contains("cannot be read"));
 }
+
+TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", "[megatron]") {
+    const std::string small = gpt_small;  // 8 heads
+    CHECK_THAT(error_of(small + "--group-query-attention --num-query-groups 3"),
+               Catch::Contains("job.sh:1:") && Catch::Contains("--num-query-groups 3 does not divide --num-attention-heads 8"));
+    CHECK_THAT(error_of(small + "--tensor-model-parallel-size 8 --num-attention-heads 12 --kv-channels 64", 8),
+               Catch::Contains("--num-attention-heads 12 is not divisible by --tensor-model-parallel-size 8"));
+    CHECK_THAT(error_of(small + "--num-experts 4 --moe-router-topk 8"),
+               Catch::Contains("--moe-router-topk 8 is more than --num-experts 4"));
+}
