@@ -156,7 +156,8 @@ public:
 
     // Everything, as `oprec eval --format json` prints it: slots, parts, ops,
     // [only], params, kv_shards, gathered_kv_bytes, head_dim, activations.
-    // A value that cannot be computed is {"error": {kind, message}} in its place.
+    // A value that cannot be computed is {"error": {kind, message}} in its
+    // place; an `only` the records lack throws PricingError (UnknownOp).
     Report report(const ReportOptions& options = {}) const;
     std::string report_json(const ReportOptions& options = {}) const { return report(options).json; }
     // The layer document (fields, switches, context) as JSON.

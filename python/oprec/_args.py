@@ -146,7 +146,11 @@ def _wrap(function: Callable[..., Any], title: str, method: bool) -> Callable[..
         try:
             return function(*args, **kwargs)
         except TypeError as e:
-            if not any(r in str(e) for r in _REFUSED):
+            # Only this call's own refusal: raised by the compiled function
+            # itself, no frame below this one. A TypeError from the caller's
+            # code it ran (a config's property, a lookup) keeps its words.
+            below = e.__traceback__.tb_next if e.__traceback__ is not None else None
+            if below is not None or not any(r in str(e) for r in _REFUSED):
                 raise
             message = explain(title, doc, args, kwargs, method)
         raise TypeError(message) from None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import os
 import re
 import warnings
@@ -59,13 +60,20 @@ def device_bytes(size: Union[str, int, float]) -> float:
     return value
 
 
-def _int(name: str, value: Any, least: int, optional: bool = False) -> None:
+def _int(name: str, value: Any, least: int, optional: bool = False) -> Optional[int]:
+    """The value as an int (a numpy int too, as hf.layer takes it), else ValueError naming it."""
     if optional and value is None:
-        return
-    ok = isinstance(value, int) and not isinstance(value, bool) and least <= value < 2**63
-    if not ok:
+        return None
+    number: Optional[int] = None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            number = None
+    if number is None or not least <= number < 2**63:
         want = "a positive integer" if least == 1 else f"an integer of at least {least}"
         raise ValueError(f"{name}={value!r}: expected {want} below 2**63{' or None' if optional else ''}")
+    return number
 
 
 def _choice(name: str, value: Any, choices: Tuple[str, ...], optional: bool = False) -> None:
@@ -110,15 +118,21 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     ``"reference"``, a ``.rec`` path or loaded :class:`Records`. Raises ValueError
     (:class:`oprec.LayerError` for a strategy the model cannot take) naming the option.
     """
-    for name, value in (("gpus", gpus), ("tp", tp), ("pp", pp), ("vpp", vpp), ("cp", cp), ("ep", ep),
-                        ("etp", etp), ("mbs", mbs)):
-        _int(name, value, 1)
-    for name, value in (("gbs", gbs), ("seq", seq), ("recompute_layers", recompute_layers), ("vocab", vocab)):
-        _int(name, value, 1, optional=True)
-    _int("first_stage_layers", first_stage_layers, 1, optional=True)
-    _int("last_stage_layers", last_stage_layers, 1, optional=True)
-    if zero not in (0, 1, 2, 3) or isinstance(zero, bool):
+    gpus, tp, pp, vpp = _int("gpus", gpus, 1), _int("tp", tp, 1), _int("pp", pp, 1), _int("vpp", vpp, 1)
+    cp, ep, etp, mbs = _int("cp", cp, 1), _int("ep", ep, 1), _int("etp", etp, 1), _int("mbs", mbs, 1)
+    gbs, seq = _int("gbs", gbs, 1, optional=True), _int("seq", seq, 1, optional=True)
+    recompute_layers = _int("recompute_layers", recompute_layers, 1, optional=True)
+    vocab = _int("vocab", vocab, 1, optional=True)
+    first_stage_layers = _int("first_stage_layers", first_stage_layers, 1, optional=True)
+    last_stage_layers = _int("last_stage_layers", last_stage_layers, 1, optional=True)
+    stage: Optional[int]
+    try:
+        stage = _int("zero", zero, 0)
+    except ValueError:
+        stage = None
+    if stage not in (0, 1, 2, 3):  # 1.0 once reached the compiled call, which named its C++ types
         raise ValueError(f"zero={zero!r}: expected 0, 1, 2 or 3 (the ZeRO stage)")
+    zero = stage
     _choice("cp_algo", cp_algo, ("ring", "ulysses", "hybrid"))
     _choice("dtype", dtype, ("bf16", "fp16", "fp32"), optional=True)
     _choice("recompute", recompute, ("none", "selective", "full"))
@@ -132,7 +146,10 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     device = device_bytes(device_memory)
     recs = records if isinstance(records, Records) else fit_records(records)
     if isinstance(config, Mapping):
-        source, text = "<config>", json.dumps(dict(config))
+        try:
+            source, text = "<config>", json.dumps(dict(config), allow_nan=False)
+        except (TypeError, ValueError) as e:  # a numpy value, nan: as hf.layer says it
+            raise LayerError(f"config: the mapping is not a JSON document ({e})") from None
     elif isinstance(config, (str, os.PathLike)):
         source, text = os.fspath(config), None
     else:

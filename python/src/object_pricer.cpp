@@ -24,15 +24,18 @@ bool not_a_field(const std::string& n) {
 }
 
 // The same Python value as last time: same type and equal (a float's bits,
-// so that -0.0 is not 0.0).
+// so that -0.0 is not 0.0), for values that cannot change in place. Any
+// other object is read again, even the same one: a numpy 0-d array set
+// with `t[()] = 8` is the same object holding another number.
 bool same(PyObject* a, PyObject* b) {
-    if (a == b) return true;
-    if (a == nullptr || b == nullptr || Py_TYPE(a) != Py_TYPE(b)) return false;
-    if (PyFloat_Check(a)) {
+    if (a == nullptr || b == nullptr) return a == b;
+    if (Py_TYPE(a) != Py_TYPE(b)) return false;
+    if (PyFloat_CheckExact(a)) {
         const double x = PyFloat_AS_DOUBLE(a), y = PyFloat_AS_DOUBLE(b);
         return std::memcmp(&x, &y, sizeof x) == 0;
     }
-    if (PyLong_Check(a) || PyUnicode_Check(a)) return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    if (a == b) return PyLong_CheckExact(a) || PyUnicode_CheckExact(a) || PyBool_Check(a) || a == Py_None;
+    if (PyLong_CheckExact(a) || PyUnicode_CheckExact(a)) return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
     return false;
 }
 
@@ -159,6 +162,7 @@ private:
                 PyObject* v = PyMapping_Check(table.ptr()) && table.contains(s.key)
                                   ? PyObject_GetItem(table.ptr(), s.key.ptr())
                                   : nullptr;
+                if (v == nullptr && PyErr_Occurred()) throw py::error_already_set();  // the mapping's own error
                 if (v != nullptr) keep = switch_value(py::reinterpret_steal<py::object>(v), s.name);
             } else if (!stated.is_none() && !table) {
                 if (py::object v = attribute(stated, s.key)) keep = switch_value(v, s.name);

@@ -339,6 +339,9 @@ std::vector<Setting> Layer::settings() const {
 
 Report Layer::report(const ReportOptions& options) const {
     const LayerState& s = *state_;
+    // An op the records lack is the caller's mistake, as for slot(), not an
+    // error in every slot's place.
+    if (options.only) pricing(s, [&] { return s.records->evaluator->record_id(*options.only); });
     ReportQuery internal;
     internal.only = options.only;
     internal.indent = options.indent;
