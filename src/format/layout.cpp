@@ -193,8 +193,13 @@ public:
             if (depth != 0 || i == b) continue;
             const int c = level(i);
             if (c == 0 || c > best) continue;
+            // A break after the range's last token splits nothing: taken,
+            // the same range came back for ever (`(x if c else d)` at an
+            // indent past the width).
+            const std::size_t point = t == "else" ? i + 1 : i;
+            if (point >= e) continue;
             if (c < best) at.clear(), best = c;
-            at.push_back(t == "else" ? i + 1 : i);
+            at.push_back(point);
         }
         if (best <= 5) {
             pieces(b, e, start, indent, at);

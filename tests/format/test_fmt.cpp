@@ -320,3 +320,11 @@ TEST_CASE("fmt --diff of a long file takes memory by its length, not its square"
     const std::string one = format::unified_diff("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nc\nX\ne\nf\ng\n", "s.rec");
     CHECK(one == "--- s.rec\n+++ s.rec (formatted)\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+X\n e\n f\n g\n");
 }
+
+TEST_CASE("fmt: a conditional in brackets past the width ends, not a stack overflow", "[fmt]") {
+    // Its break after `else` split nothing, and the same range came back for ever.
+    const std::string text = "default q = max(" + std::string(85, 'a') + ", (x if c else d))\n";
+    const std::string once = fmt(text);
+    CHECK(fmt(once) == once);
+    CHECK(once.find("if c else") != std::string::npos);
+}
