@@ -252,7 +252,11 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     // A name no field, slot or value has, alone or before another word: a
     // command, misspelt or unknown.
-    const bool name_like = std::all_of(word.begin(), word.end(), is_name_char) || word.front() == ':';
+    // What an expression starts with is no command: a number, True,
+    // False, None, `not` (`1 if h else 2`, `not 0` were refused as commands).
+    const bool literal = std::isdigit(static_cast<unsigned char>(word.front())) || word == "True" || word == "False" ||
+                         word == "None" || word == "not";
+    const bool name_like = (!literal && std::all_of(word.begin(), word.end(), is_name_char)) || word.front() == ':';
     const bool in_schema = std::any_of(r.schema().begin(), r.schema().end(),
                                        [&](const FieldDecl& f) { return f.name == word; });
     const bool known_name = contains(r.names(), word) || in_schema || contains(r.slots(), word) ||

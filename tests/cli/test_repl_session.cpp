@@ -141,6 +141,12 @@ TEST_CASE("repl: expressions read fields, defaults, context values and slots", "
     CHECK(ok(s, c, "qkv + score") == repr(py::add(qkv, score)) + "\n");
     CHECK(fails(s, c, "hx * 2").find("no field, slot or value `hx` (did you mean `h`?)") != std::string::npos);
     CHECK(fails(s, c, "v_head_dim * 2").find("the layer has no field `v_head_dim`") != std::string::npos);
+    // Starting with a literal or `not`: expressions, not unknown commands.
+    CHECK(ok(s, c, "1") == "1\n");
+    CHECK(ok(s, c, "True") == "True\n");
+    CHECK(ok(s, c, "not 0") == "True\n");
+    CHECK(ok(s, c, "1 if h else 2") == "1\n");
+    CHECK(ok(s, c, "1 and h") == "4096\n");
 }
 
 TEST_CASE("repl: explain shows the slot's text, its entries, total and bytes", "[repl]") {
