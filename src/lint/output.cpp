@@ -36,7 +36,9 @@ namespace {
 
 // file, line, column, end_line, end_column: null where unknown.
 void put_place(ordered_json& j, const Span& span, const SourceMap& sources) {
-    j["file"] = span.file < sources.size() ? ordered_json(sources.file(span.file).path()) : ordered_json();
+    // An unknown place (a note about the formula, not a token) names no file:
+    // its file index is 0, the root file's, by default only.
+    j["file"] = span.known() && span.file < sources.size() ? ordered_json(sources.file(span.file).path()) : ordered_json();
     auto r = range_of(span, sources);
     j["line"] = r ? ordered_json(r->line) : ordered_json();
     j["column"] = r ? ordered_json(r->column) : ordered_json();

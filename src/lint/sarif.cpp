@@ -40,7 +40,7 @@ class Log {
 public:
     ordered_json location(const Span& span, const SourceMap& sources) {
         ordered_json loc = ordered_json::object();
-        if (span.file >= sources.size()) return loc;
+        if (!span.known() || span.file >= sources.size()) return loc;  // no place: no file either
         ordered_json physical{{"artifactLocation", artifact(sources.file(span.file).path())}};
         if (auto r = range_of(span, sources)) physical["region"] = region(*r);
         loc["physicalLocation"] = std::move(physical);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <random>
 
+#include "lint/output.h"
 #include "test_lint_support.h"
 
 using namespace oprec;
@@ -175,4 +176,23 @@ TEST_CASE("lint robust: a control byte quoted in a message reaches no terminal r
     const std::string shown = render(d, r.sources);
     CHECK(shown.find('\x1b') == std::string::npos);
     CHECK(shown.find("unexpected `\\x1b`") != std::string::npos);
+}
+
+TEST_CASE("lint robust: a note with no place names no file in JSON or SARIF", "[lint][robust]") {
+    // A formula broken over lines outside brackets: the note is about the formula, placed nowhere.
+    const auto r = linted(edit(kClean, "attMM = h\n", "attMM = h +\n    1\n"));
+    const nlohmann::ordered_json json = lint::json_output({r});
+    bool seen = false;
+    for (const auto& d : json)
+        for (const auto& n : d["notes"])
+            if (n["line"].is_null()) {
+                seen = true;
+                CHECK(n["file"].is_null());  // was the root file's name: file index 0 by default
+            }
+    CHECK(seen);
+    const nlohmann::ordered_json sarif = lint::sarif_output({r});
+    for (const auto& res : sarif["runs"][0]["results"])
+        if (res.contains("relatedLocations"))
+            for (const auto& l : res["relatedLocations"])
+                if (!l.contains("physicalLocation")) CHECK(l["message"]["text"].is_string());
 }
