@@ -308,7 +308,11 @@ void Checker::defaults(const std::vector<ast::Module>& modules, Compiler& compil
         NodeId id = compiler.compile(d->value, {});
         const Node& n = p_.code.nodes[id];
         if (n.op != Op::Const) {
-            error(d->value.span, code::kDefaultNotConstant, fmt::format("the default of `{}` is not a constant number", d->name.text));
+            // 2 ** 63 is a constant whose value raises: say why (it read as "not constant").
+            const std::optional<std::string> raised = compiler.constant_error(id);
+            error(d->value.span, code::kDefaultNotConstant,
+                  raised ? fmt::format("the default of `{}` cannot be computed: {}", d->name.text, *raised)
+                         : fmt::format("the default of `{}` is not a constant number", d->name.text));
             continue;
         }
         auto it = std::find(p_.names.begin(), p_.names.end(), d->name.text);

@@ -73,6 +73,17 @@ NodeId Compiler::fold(NodeId id) {
     }
 }
 
+std::optional<std::string> Compiler::constant_error(NodeId id) const {
+    try {
+        NoNames env;
+        Interpreter<NoNames> interp(code_, env);
+        interp.run(id);
+    } catch (const EvalError& e) {
+        if (e.kind() != ErrorKind::UnboundName) return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
 NodeId Compiler::list_node(Op op, const std::vector<ast::Expr>& kids, const CompileScope& scope,
                            const Span& span, std::uint32_t c) {
     std::vector<NodeId> ids;

@@ -3,6 +3,7 @@
 // expression is reported here, each at its place.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ public:
         : code_(code), names_(names), fns_(fns), strict_calls_(strict_calls), diags_(diags) {}
 
     NodeId compile(const ast::Expr& expr, const CompileScope& scope);
+
+    // Why a compiled expression that reads no name is not a constant: what
+    // evaluating it raises (an overflow, a division by zero); none where it
+    // reads a name, or computes.
+    std::optional<std::string> constant_error(NodeId id) const;
 
 private:
     NodeId node(const ast::Expr& e, const CompileScope& scope);

@@ -184,6 +184,9 @@ TEST_CASE("lint E0114-E0117: fns and defaults", "[lint][errors]") {
     for (const Case& c : std::vector<Case>{
              {"fn loop(x) = loop(x)", "E0114", "fn `loop` calls itself: a fn may not recurse", "loop"},
              {"default width = h * 2", "E0115", "the default of `width` is not a constant number", "h * 2"},
+             // A constant that raises says why (it read as "not constant").
+             {"default big = 2 ** 63", "E0115", "the default of `big` cannot be computed: integer overflow: 2 ** 63", "2 ** 63"},
+             {"default nothing = 1 / 0", "E0115", "the default of `nothing` cannot be computed: division by zero", "1 / 0"},
              {"slot empty in ffn {\n    ffMM = h\n}", "E0116", "slot `empty` has no `bytes = ...` formula", "empty"},
              {"fn max(x) = x", "E0117", "`max` is built in and cannot be declared", "max"},
          }) {
