@@ -163,7 +163,9 @@ NodeId Compiler::node(const ast::Expr& e, const CompileScope& scope) {
             std::vector<std::string> known{"max", "min"};
             for (const FnSignature& f : fns_) known.push_back(f.name);
             Diagnostic d{Severity::Error, code::kNotAFunction, e.span,
-                         fmt::format("`{}` is not a function: a formula may call max, min and the fns the records declare", e.name),
+                         // An expression alone (calc, the REPL) has no records' fns to call.
+                         strict_calls_ ? fmt::format("`{}` is not a function: a formula may call max, min and the fns the records declare", e.name)
+                                       : fmt::format("`{}` is not a function here: an expression may call max and min (the records' fns are called from their formulas)", e.name),
                          {}, {}};
             if (auto near = closest_name(e.name, known)) d.fix = FixIt{e.span, *near};
             diags_.push_back(std::move(d));

@@ -265,3 +265,10 @@ TEST_CASE("calc --tier tree gives the straight-line code's value, calc --dump li
     CHECK(dump.exit_code == 0);
     CHECK(dump.out == "straight-line code:\n0000  Load            s\n0001  MulN            b\n0002  MulN            h\n0003  Return\n");
 }
+
+TEST_CASE("calc: a call of a records fn says an expression alone calls max and min", "[cli][calc]") {
+    // It said "the fns the records declare", which the REPL's user had just called.
+    const auto run = testing::run_oprec({"calc", "ffn_elements(4096)"});
+    CHECK(run.exit_code == 1);  // refused, as any expression the language refuses
+    CHECK(run.err.find("`ffn_elements` is not a function here: an expression may call max and min") != std::string::npos);
+}
