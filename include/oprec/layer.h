@@ -106,6 +106,10 @@ public:
     // schema, read by no formula, not a context value, not stated), with a
     // suggestion; nullopt when it is one. What a binding checks before set().
     std::optional<std::string> unknown_field(std::string_view name) const;
+    // The fields the layer states that the schema does not declare and no
+    // formula reads, each with why and the nearest name: a misspelt field
+    // is priced as if absent, so a document's reader warns of these.
+    Named<std::string> unread_fields() const;
     // The field as stated; nullopt when it is not.
     std::optional<Field> field(std::string_view name) const;
     Named<Field> fields() const;

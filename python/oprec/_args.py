@@ -63,8 +63,11 @@ def _signature(doc: Optional[str]) -> Optional[List[_Param]]:
         if piece == "*":
             keyword_only = True
             continue
+        if piece.startswith("**"):
+            params.append(_Param("**", "", True, True))  # any keyword: only the positional count is checked
+            continue
         if piece.startswith("*"):
-            return None  # *args / **kwargs: nothing to check by name
+            return None  # *args: nothing to check by position
         name, _, rest = piece.partition(":")
         type_text, eq, _default = rest.partition("=")
         params.append(_Param(name.strip(), type_text.strip(), bool(eq), keyword_only))
@@ -116,6 +119,8 @@ def explain(title: str, doc: Optional[str], args: Tuple[Any, ...], kwargs: Dict[
     positional = [p for p in params if not p.keyword_only]
     if len(args) > len(positional):
         return f"{title}: takes at most {len(positional)} positional argument{'s' if len(positional) != 1 else ''}, got {len(args)}"
+    if params and params[-1].name == "**":
+        return f"{title}: arguments not as it takes them ({', '.join(p.name for p in params[:-1])}, **fields)"
     names = [p.name for p in params]
     for key in kwargs:
         if key not in names:

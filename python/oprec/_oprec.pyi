@@ -55,11 +55,12 @@ class Records:
         """A layer from mappings: ``context`` holds ``micro_factor``,
         ``dropless_tok_factor``, ``node`` (``"none"``/``"selective"``/``"full"`` or
         ``NOT_REC_LAYER``...) and ``switches``, which stand for the layer's own.
-        Raises :class:`oprec.LayerError`."""
+        Raises :class:`oprec.LayerError`, also for a field name nothing reads."""
     def layer_json(self, text: str, name: str = "<layer>") -> Layer:
-        """A layer from its JSON document (``{"fields", "switches", "context"}``)."""
+        """A layer from its JSON document (``{"fields", "switches", "context"}``);
+        a ``UserWarning`` for each field nothing reads (priced as if absent)."""
     def layer_file(self, path: PathLike) -> Layer:
-        """A layer from a JSON document file."""
+        """A layer from a JSON document file, warning as ``layer_json`` does."""
     def to_yaml(self) -> str:
         """The records as the reference's YAML, as ``oprec export`` writes it."""
 

@@ -40,6 +40,8 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
     if (!fields.is_none())
         for (auto [name, value] : as_dict(fields)) {
             const std::string n = key_text(name, "a field's name");
+            // A misspelt keyword is refused, as Python refuses one (and as Layer.set does).
+            if (const auto why = b.layer.unknown_field(n)) throw LayerError("fields: " + *why);
             b.layer.set(n, to_field(value, n));
         }
     // The context's switches, where it states them, stand for the layer's
@@ -63,6 +65,17 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
                                  "` (micro_factor, dropless_tok_factor, node, switches)");
         }
         if (context_switches) set_switches(b, ctx["switches"]);
+    }
+    return b;
+}
+
+// A document's fields that nothing reads, as Python warnings at the
+// caller's line (a misspelt field would be priced as if absent); an
+// exception where warnings are errors.
+BoundLayer warn_unread(BoundLayer b, const std::string& name) {
+    for (const auto& [field, why] : b.layer.unread_fields()) {
+        const std::string message = name + ": " + why + ": the layer is priced without it";
+        if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
     }
     return b;
 }
@@ -103,14 +116,16 @@ void register_records(py::module_& m) {
              "A layer from mappings: fields; context (micro_factor, dropless_tok_factor, node, switches); switches.")
         .def(
             "layer_json",
-            [](const Records& r, std::string_view text, std::string_view name) {
-                return BoundLayer{r, r.layer(text, name)};
+            [](const Records& r, std::string_view text, const std::string& name) {
+                return warn_unread(BoundLayer{r, r.layer(text, name)}, name);
             },
             "text"_a, "name"_a = "<layer>",
             "A layer from its JSON document text.")
         .def(
             "layer_file",
-            [](const Records& r, const std::filesystem::path& path) { return BoundLayer{r, r.layer_file(path)}; },
+            [](const Records& r, const std::filesystem::path& path) {
+                return warn_unread(BoundLayer{r, r.layer_file(path)}, path.string());
+            },
             "path"_a,
             "A layer from a JSON document file.")
         .def("__repr__", [](const Records& r) { return "<oprec.Records " + r.source() + ">"; });

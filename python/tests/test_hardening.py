@@ -141,6 +141,43 @@ def test_setting_an_unknown_field_raises_key_error_naming_it(records: oprec.Reco
     assert layer["t"] == 8
 
 
+def test_set_with_a_name_and_a_value_says_it_takes_one_positional(records: oprec.Records) -> None:
+    layer = records.layer_file(LLAMA)
+    with pytest.raises(TypeError, match=r"^oprec\.Layer\.set\(\): takes at most 1 positional argument, got 2$"):
+        layer.set("t", 8)  # as if set(name, value): it takes a mapping or keywords
+
+
+def test_a_mapping_with_an_unknown_field_is_refused(records: oprec.Records) -> None:
+    fields = records.layer_file(LLAMA).fields()
+    with pytest.raises(oprec.LayerError, match=r"fields: no field `epp` .*did you mean `ep`"):
+        records.layer({**fields, "epp": 8})
+    # Context values may stand among the fields, as Layer.set takes them.
+    assert records.layer({**fields, "micro_factor": 2}).total() == 2 * records.layer(fields).total()
+
+
+def test_a_document_with_a_field_nothing_reads_warns_at_the_callers_line(records: oprec.Records) -> None:
+    doc = json.loads(LLAMA.read_text())
+    doc["fields"]["n_kv_heads"] = 8
+    text = json.dumps(doc)
+    with pytest.warns(UserWarning, match=r"^mine\.json: no field `n_kv_heads` in the records' schema: "
+                                         r"the layer is priced without it$") as caught:
+        layer = records.layer_json(text, "mine.json")
+    assert caught[0].filename == __file__  # the caller's line, not the package's
+    assert layer.total() == records.layer_file(LLAMA).total()
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "typo.json"
+        path.write_text(text)
+        with pytest.warns(UserWarning, match="n_kv_heads"):
+            records.layer_file(path)
+    # A document whose every field the records know warns of nothing.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for example in sorted((ROOT / "examples").glob("*.json")):
+            if "fields" in json.loads(example.read_text()):
+                records.layer_file(example)
+
+
 # ---- the Hugging Face front end agrees with the CLI -----------------------------
 
 def cli_json(*args: str) -> Dict[str, Any]:

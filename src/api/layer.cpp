@@ -120,6 +120,11 @@ std::optional<std::string> Layer::unknown_field(std::string_view name) const {
     return oprec::unknown_field(s.records->program, s.doc.fields, name);
 }
 
+Named<std::string> Layer::unread_fields() const {
+    const LayerState& s = *state_;
+    return oprec::unread_fields(s.records->program, s.doc.fields);
+}
+
 std::optional<Field> Layer::field(std::string_view name) const {
     const LayerState& s = *state_;
     if (is_context_value(name)) {

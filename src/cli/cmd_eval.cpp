@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <unistd.h>
 
@@ -91,6 +92,41 @@ ordered_json slot_only(const ordered_json& report, const std::string& slot) {
     return out;
 }
 
+// Where `"key":` first stands in a JSON document, as {line, column} from 1;
+// nullopt where an escape spells the key otherwise. Strings are skipped
+// whole, so a key's name inside a value is not taken for it.
+std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view text, std::string_view key) {
+    std::size_t line = 1, line_start = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            line_start = i + 1;
+        }
+        if (text[i] != '"') continue;
+        const std::size_t open = i;
+        for (++i; i < text.size() && text[i] != '"'; ++i)
+            if (text[i] == '\\') ++i;
+        if (i >= text.size()) break;
+        if (text.substr(open + 1, i - open - 1) != key) continue;
+        const std::size_t after = text.find_first_not_of(" \t\r\n", i + 1);
+        if (after != std::string_view::npos && text[after] == ':') return std::pair{line, open - line_start + 1};
+    }
+    return std::nullopt;
+}
+
+// A warning on standard error for each field the layer states that the
+// schema does not declare and no formula reads: a misspelt field would
+// otherwise be priced as if absent, silently. `name` names the document;
+// `line` is its first line's number in what was read.
+void warn_unread_fields(const Layer& layer, std::string_view text, std::string_view name, std::size_t line = 1) {
+    for (const auto& [field, why] : layer.unread_fields()) {
+        const auto place = key_place(text, field);
+        const std::string where = place ? fmt::format("{}:{}:{}", name, line + place->first - 1, place->second)
+                                        : std::string(name);
+        std::cerr << fmt::format("{}: warning: {}: the layer is priced without it\n", where, why);
+    }
+}
+
 Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
     ReportOptions options;
     if (!args.only.empty()) options.only = args.only;
@@ -128,6 +164,7 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
         } else {
             try {
                 Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
+                warn_unread_fields(layer, line, "<stdin>", number);
                 apply_edits(layer, records, args.edits);
                 if (args.slot.empty()) {
                     Report report = report_of(layer, args);
@@ -190,6 +227,7 @@ int run(const EvalArgs& args) {
     std::optional<Layer> layer;
     try {
         layer = records->layer(*text, name);
+        warn_unread_fields(*layer, *text, name);
         apply_edits(*layer, *records, args.edits);
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';

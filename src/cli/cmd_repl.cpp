@@ -96,7 +96,7 @@ int run(const ReplArgs& args) {
         return kCannotRun;
     }
     try {
-        session->start(args.layer, args.edits.sets, args.edits.switches);
+        for (const std::string& w : session->start(args.layer, args.edits.sets, args.edits.switches)) out.warning(w);
     } catch (const std::exception& e) {  // a file that does not read, a bad document or edit
         std::cerr << "oprec repl: " << e.what() << '\n';
         return kCannotRun;

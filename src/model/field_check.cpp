@@ -58,19 +58,38 @@ std::vector<std::string> settable_fields(const Program& program, const LayerConf
     return names;
 }
 
-std::optional<std::string> unknown_field(const Program& program, const LayerConfig& fields, std::string_view name) {
-    // The usual answers first, without a list: a binding asks before every set.
-    if (is_context_value(name) || fields.contains(name)) return std::nullopt;
+namespace {
+// Why `name` is no field, suggesting one of the settable names (those of
+// `stated` among them); nullopt when the schema declares it or a formula
+// reads it.
+std::optional<std::string> not_a_field(const Program& program, const LayerConfig& stated, std::string_view name) {
     if (name == "kv_shards") return std::string("`kv_shards` is computed, not stated");
     if (name != "total") {
         if (const FieldInfo* f = program.find_field(name); f != nullptr && !f->context) return std::nullopt;
         if (program.find_name(name)) return std::nullopt;
     }
     std::vector<std::string> known;  // in the rule's order, so a tie suggests the schema's name first
-    each_settable(program, fields, [&](const std::string& n) { known.push_back(n); });
+    each_settable(program, stated, [&](const std::string& n) { known.push_back(n); });
     known.insert(known.end(), kContextValues.begin(), kContextValues.end());
     const auto near = closest_name(name, known);
     return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");
+}
+}  // namespace
+
+std::optional<std::string> unknown_field(const Program& program, const LayerConfig& fields, std::string_view name) {
+    // The usual answers first, without a list: a binding asks before every set.
+    if (is_context_value(name) || fields.contains(name)) return std::nullopt;
+    return not_a_field(program, fields, name);
+}
+
+std::vector<std::pair<std::string, std::string>> unread_fields(const Program& program, const LayerConfig& fields) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (program.fields.empty()) return out;  // no schema to tell a misspelt name by
+    const LayerConfig none;
+    for (const auto& [name, value] : fields.fields())
+        if (!is_context_value(name))
+            if (auto why = not_a_field(program, none, name)) out.emplace_back(name, std::move(*why));
+    return out;
 }
 
 }  // namespace oprec

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "check/program.h"
@@ -31,5 +32,11 @@ std::vector<std::string> settable_fields(const Program& program, const LayerConf
 // `tt` in the records' schema (did you mean `t`?)"); nullopt when it is one
 // or a context value (which a layer states in its context).
 std::optional<std::string> unknown_field(const Program& program, const LayerConfig& fields, std::string_view name);
+
+// The fields `fields` states that the schema does not declare and no
+// formula reads, each with why (and the nearest name): a misspelt field,
+// which would otherwise be priced as if absent. None for records with no
+// schema.
+std::vector<std::pair<std::string, std::string>> unread_fields(const Program& program, const LayerConfig& fields);
 
 }  // namespace oprec

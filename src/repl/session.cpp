@@ -214,7 +214,7 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
     }
     if (name == "load") {
         if (rest.empty()) throw CommandError("`load` needs a file", "load LAYER.json");
-        load_layer(rest);
+        for (const std::string& w : load_layer(rest)) out.warning(w);
         return true;
     }
     if (name == "layer" || name == "ops" || name == "params") {
@@ -416,21 +416,23 @@ bool Session::expression(std::string_view text, const Output& out) {
     }
 }
 
-void Session::start(const std::string& layer_file, const std::vector<std::string>& sets,
-                    const std::vector<std::string>& switches) {
+std::vector<std::string> Session::start(const std::string& layer_file, const std::vector<std::string>& sets,
+                                        const std::vector<std::string>& switches) {
+    std::vector<std::string> warnings;
     const Layer before = *layer_;  // all of it or none: a failed edit leaves the layer as it was
     const std::string before_name = layer_name_;
     try {
-        if (!layer_file.empty()) load_layer(layer_file);
+        if (!layer_file.empty()) warnings = load_layer(layer_file);
         apply_start_edits(*layer_, *records_, sets, switches);
     } catch (...) {
         layer_ = before;
         layer_name_ = before_name;
         throw;
     }
+    return warnings;
 }
 
-void Session::load_layer(std::string_view file) {
+std::vector<std::string> Session::load_layer(std::string_view file) {
     std::string why;
     const std::optional<std::string> text = read_file_capped(std::string(file), kMaxDocumentBytes, why);
     if (!text) throw CommandError(fmt::format("cannot read `{}`: {}", file, why));
@@ -440,6 +442,10 @@ void Session::load_layer(std::string_view file) {
     } catch (const LayerError& e) {
         throw CommandError(e.what());
     }
+    std::vector<std::string> warnings;  // a misspelt field would be priced as if absent, silently
+    for (const auto& [field, message] : layer_->unread_fields())
+        warnings.push_back(fmt::format("{}: {}: the layer is priced without it", file, message));
+    return warnings;
 }
 
 }  // namespace oprec::repl

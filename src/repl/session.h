@@ -39,8 +39,9 @@ public:
     // The layer to begin with (`oprec repl --layer F --set ... --switch ...`):
     // the document (none: an empty layer), then the edits over it. Throws
     // std::invalid_argument (CommandError, for the file) naming what is
-    // wrong, the layer left as it was.
-    void start(const std::string& layer_file, const std::vector<std::string>& sets,
+    // wrong, the layer left as it was. Returns warnings: the document's
+    // fields that nothing reads.
+    std::vector<std::string> start(const std::string& layer_file, const std::vector<std::string>& sets,
                const std::vector<std::string>& switches);
 
     // A line as typed: reload the records first if one of their files
@@ -63,7 +64,7 @@ private:
     bool fit_command(std::string_view rest, const Output& out);
     bool slot_command(std::string_view slot, std::string_view rest, const Output& out);
     bool expression(std::string_view text, const Output& out);
-    void load_layer(std::string_view file);
+    std::vector<std::string> load_layer(std::string_view file);  // its warnings
     void check_slot(std::string_view name) const;
 
     SessionOptions options_;

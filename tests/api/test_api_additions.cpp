@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "oprec/oprec.h"
@@ -96,4 +98,22 @@ TEST_CASE("unknown_field: the one rule of the names a layer may state", "[api]")
           std::string("no field `n_attBM` in the records' schema (did you mean `n_attMM`?)"));
     const oprec::Layer plain = records.layer("{}");
     CHECK(plain.unknown_field("total"));  // not stated: the slots' accumulator, no field
+}
+
+TEST_CASE("unread_fields: what a document states that nothing reads, by the same rule", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    const oprec::Layer layer = records.layer(
+        R"({"fields": {"h": 8, "tt": 2, "qkv_bias": true, "micro_factor": 1, "kv_shards": 2, "total": 1, "zzz": 0}})");
+    const oprec::Named<std::string> expected{
+        {"tt", "no field `tt` in the records' schema (did you mean `t`?)"},
+        {"kv_shards", "`kv_shards` is computed, not stated"},
+        {"total", "no field `total` in the records' schema"},
+        {"zzz", "no field `zzz` in the records' schema"}};
+    CHECK(layer.unread_fields() == expected);  // in the document's order; a stated name is never its own suggestion
+    // Records with no schema cannot tell a misspelt name: nothing is said.
+    std::ifstream shipped(records.source());
+    std::string text((std::istreambuf_iterator<char>(shipped)), std::istreambuf_iterator<char>());
+    text.erase(text.find("import \"fields.rec\"\n"), 20);
+    const oprec::Records bare = oprec::Records::from_text(text, records.source());
+    CHECK(bare.layer(R"({"fields": {"h": 8, "tt": 2}})").unread_fields().empty());
 }

@@ -8,6 +8,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cli/golden_json.h"
 #include "golden/golden_support.h"
 #include "support/process.h"
@@ -169,6 +171,7 @@ TEST_CASE("eval --jsonl: every in-scope records golden case, one line each", "[c
         cases.push_back(&c);
     }
     const testing::RunResult run = testing::run_oprec({"eval", "--jsonl"}, input);
+    CHECK(run.err == "");  // every field of every golden layer is one the records know
     const auto lines = split_lines(run.out);
     REQUIRE(lines.size() == cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -270,6 +273,32 @@ TEST_CASE("eval --jsonl: a malformed line is answered on its line, the others pr
     CHECK(bad_json["error"]["message"].get<std::string>().rfind("<stdin>:3:1:2: invalid JSON: ", 0) == 0);
     CHECK(lines[3] == lines[0]);
     CHECK(run.exit_code == 1);
+}
+
+TEST_CASE("eval: a field nothing reads is warned of at its key, the layer priced without it", "[cli][eval]") {
+    std::ifstream example(OPREC_TEST_DATA "/../examples/llama2-7b.json");
+    const json doc = json::parse(example);
+    const std::string fields = doc["fields"].dump();
+    // "epp" (for ep) on line 2, column 4.
+    const std::string text = "{\"fields\":\n  {\"epp\": 8, " + fields.substr(1) +
+                             ",\n \"switches\": " + doc["switches"].dump() + ", \"context\": " + doc["context"].dump() + "}\n";
+    testing::TempDir dir;
+    const auto file = dir.write("typo.json", text);
+    const auto plain = testing::run_oprec({"eval", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
+    const auto run = testing::run_oprec({"eval", file.string()});
+    CHECK(run.exit_code == 0);
+    CHECK(run.err == file.string() + ":2:4: warning: no field `epp` in the records' schema (did you mean `ep`?): "
+                                     "the layer is priced without it\n");
+    // The same bytes as without it (the table's first line names the file).
+    CHECK(run.out.substr(run.out.find('\n')) == plain.out.substr(plain.out.find('\n')));
+
+    const std::string line = json::parse(text).dump();
+    const auto jsonl = testing::run_oprec({"eval", "--jsonl"}, line + "\n" + line + "\n");
+    const std::size_t col = line.find("\"epp\"") + 1;
+    CHECK(jsonl.exit_code == 0);
+    CHECK(jsonl.err == fmt::format("<stdin>:1:{0}: warning: no field `epp` in the records' schema (did you mean `ep`?): "
+                                   "the layer is priced without it\n<stdin>:2:{0}: warning: no field `epp` in the "
+                                   "records' schema (did you mean `ep`?): the layer is priced without it\n", col));
 }
 
 TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval]") {

@@ -106,6 +106,26 @@ TEST_CASE("repl: an edit with a mistake changes nothing", "[repl]") {
     CHECK(ok(s, c, "show") == before);
 }
 
+TEST_CASE("repl: load warns of a field nothing reads, and the layer prices without it", "[repl]") {
+    Captured c;
+    repl::Session s(shipped_session());
+    std::string doc = read_text(source_dir() / "examples" / "llama2-7b.json");
+    doc.insert(doc.find('{', doc.find("\"fields\"")) + 1, "\"tt\": 8, ");
+    TempDir dir;
+    const auto typo = dir.path / "typo.json";
+    write_text(typo, doc);
+    ok(s, c, "load " + typo.string());
+    CHECK(c.take_err() == "warning: " + typo.string() +
+                              ": no field `tt` in the records' schema (did you mean `t`?): the layer is priced without it\n");
+    const std::string priced = ok(s, c, "qkv");
+    ok(s, c, "load " + (source_dir() / "examples" / "llama2-7b.json").string());
+    CHECK(c.take_err() == "");
+    CHECK(ok(s, c, "qkv") == priced);
+    // And at the start (`oprec repl --layer`).
+    repl::Session started(shipped_session());
+    CHECK(started.start(typo.string(), {}, {}).size() == 1);
+}
+
 TEST_CASE("repl: every mistake gets a message and the session goes on", "[repl]") {
     Captured c;
     repl::Session s(shipped_session());
