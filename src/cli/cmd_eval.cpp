@@ -177,7 +177,11 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
                     out = json_text(doc);
                 }
             } catch (const LayerError& e) {  // a bad document or edit: this line only
-                out = invalid(e.what());
+                // The document is this one line: "<stdin>:5:1:285:" is line 5, column 285.
+                std::string message = e.what();
+                const std::string prefix = fmt::format("<stdin>:{}:1:", number);
+                if (message.rfind(prefix, 0) == 0) message.erase(prefix.size() - 2, 2);
+                out = invalid(message);
             }
         }
         out += '\n';

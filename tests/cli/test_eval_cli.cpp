@@ -270,7 +270,8 @@ TEST_CASE("eval --jsonl: a malformed line is answered on its line, the others pr
                                           "(expected NOT_REC_LAYER, SEL_REC_LAYER or FULL_REC_LAYER)");
     const ordered_json bad_json = ordered_json::parse(lines[2]);
     CHECK(bad_json["error"]["kind"] == "invalid-input");
-    CHECK(bad_json["error"]["message"].get<std::string>().rfind("<stdin>:3:1:2: invalid JSON: ", 0) == 0);
+    // Line 3 of the input, column 2 of it (not "<stdin>:3:1:2:", the document's own line 1).
+    CHECK(bad_json["error"]["message"].get<std::string>().rfind("<stdin>:3:2: invalid JSON: ", 0) == 0);
     CHECK(lines[3] == lines[0]);
     CHECK(run.exit_code == 1);
 }
