@@ -256,8 +256,9 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
                                          kMaxDeclarationTokens), {}, {}});
             return true;
         }
-        if (!filter.unclosed().empty()) {
-            const auto& open = filter.unclosed().back();
+        const auto brace = filter.unclosed_brace();
+        if (!filter.unclosed().empty() || brace) {
+            const auto& open = filter.unclosed().empty() ? *brace : filter.unclosed().back();
             diags.push_back({Severity::Error, code::kSyntaxError, span_of(open),
                              fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
             return true;

@@ -48,8 +48,11 @@ ScannedToken TokenFilter::next() {
             if (!too_long_) too_long_ = Open{t.line, t.col, '?'};
             return cut(t, true);
         }
-        if (t.type == open_brace_) ++braces_;
-        else if (t.type == close_brace_ && braces_ > 0) --braces_;
+        if (t.type == open_brace_) {
+            if (braces_++ == 0) first_brace_ = Open{t.line, t.col, '{'};
+        } else if (t.type == close_brace_ && braces_ > 0) {
+            --braces_;
+        }
         if (t.type == RecParser::ERRCHAR && ++junk_ > kMaxJunk) {
             if (!junk_stop_) junk_stop_ = Open{t.line, t.col, '?'};
             return cut(t, false);  // a bracket left open is still the error to report

@@ -63,6 +63,10 @@ public:
 
     // Brackets still open at the end of the input.
     const std::vector<Open>& unclosed() const { return open_; }
+    // The first `{` of those still open at the end of the input, if any: a
+    // block's `{` is no bracket to the lines in it, so an unclosed one would
+    // otherwise be reported at whatever follows the block.
+    std::optional<Open> unclosed_brace() const { return braces_ > 0 ? first_brace_ : std::nullopt; }
     // The first bracket that went deeper than the limit, if any.
     const std::optional<Open>& too_deep() const { return too_deep_; }
     // Where the input was cut after too many characters the language does not have.
@@ -86,6 +90,7 @@ private:
     std::size_t junk_ = 0;
     std::vector<Open> open_;
     std::optional<Open> too_long_, too_deep_, junk_stop_;
+    std::optional<Open> first_brace_;  // the outermost `{` open now
 };
 
 }  // namespace oprec

@@ -44,6 +44,21 @@ TEST_CASE("lint E0001: a syntax error, at the token", "[lint][errors]") {
     check_at(r2, open, pos_of(edit(kClean, "attMM = h\n", "attMM = (h\n"), "(h"), "(");
 }
 
+TEST_CASE("lint E0001: a block's `{` never closed is reported at the `{`, alone", "[lint][errors]") {
+    // Without the `}` the next declarations read as the block's entries: the
+    // parser's errors would stand at them, far from the mistake.
+    const std::string text = edit(kClean, "    linrec = n_linrec * h\n}\n", "    linrec = n_linrec * h\n");
+    const auto r = linted(text);
+    const Diagnostic d = only(r, "E0001");
+    CHECK(d.message == "syntax error: `{` was never closed");
+    check_at(r, d, pos_of(text, "{\n    bytes = micro_factor * (s * b * total)"), "{");
+    CHECK(r.diagnostics.size() == 1);
+    // A `}` of a later block does not close it: the first open `{` is the one reported.
+    const std::string two = edit(kClean, "    headCast = n_softmax * bytes_compute\n}\n", "    headCast = n_softmax * bytes_compute\n");
+    const Diagnostic first = only(linted(two), "E0001");
+    CHECK(first.span.line == pos_of(two, "slot score in attention {").line);
+}
+
 TEST_CASE("lint E0002: a file that is not UTF-8", "[lint][errors]") {
     const std::string text = kClean + "# caf\xe9 \xff\n";
     const auto r = linted(text);
