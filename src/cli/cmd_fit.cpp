@@ -1,7 +1,9 @@
 // oprec fit: will a training job fit on each GPU? Every byte a rank holds,
 // per pipeline stage, from a Hugging Face config and a strategy or from a
 // Megatron-LM launch command, priced by the whole-rank records.
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -44,6 +46,19 @@ struct FitArgs {
 bool beside_launch_command(const std::string& option) {
     for (const char* o : {"--megatron-args", "--gpus", "--device-memory", "--records", "--family", "--format", "--plot"})
         if (option == o) return true;
+    return false;
+}
+
+// Whether --megatron-args' value is the launch command's text itself, as a
+// user pastes it (`--megatron-args '--num-layers 24 --hidden-size 1024 ...'`),
+// rather than a file or `-`: it names no file and holds a flag (a `--` at its
+// start or after white space). A file of that name is read, as before.
+bool is_command_text(const std::string& value) {
+    if (value == "-") return false;
+    std::error_code ec;
+    if (std::filesystem::exists(value, ec)) return false;
+    for (std::size_t at = value.find("--"); at != std::string::npos; at = value.find("--", at + 1))
+        if (at == 0 || std::isspace(static_cast<unsigned char>(value[at - 1]))) return true;
     return false;
 }
 
@@ -125,9 +140,11 @@ int run(const FitArgs& args) {
         std::optional<FitModel> model;
         FitStrategy strategy = strategy_of(args, *device);
         if (!args.megatron_args.empty()) {
-            source = args.megatron_args == "-" ? "<stdin>" : args.megatron_args;
+            const bool inline_text = is_command_text(args.megatron_args);
+            source = inline_text ? "--megatron-args" : args.megatron_args == "-" ? "<stdin>" : args.megatron_args;
             std::string why;
-            const std::optional<std::string> text = read_text(args.megatron_args, why);
+            const std::optional<std::string> text =
+                inline_text ? std::optional(args.megatron_args) : read_text(args.megatron_args, why);
             if (!text) {
                 std::cerr << "oprec fit: " << source << ": " << why << '\n';
                 return kCannotRun;
@@ -176,7 +193,8 @@ void add_fit_command(CLI::App& app, int& exit_code) {
                "or a Megatron-LM launch command (exit 1 when it does not fit)");
     cmd->add_option("config", args->config, "A Hugging Face config.json");
     cmd->add_option("--megatron-args", args->megatron_args,
-                    "A Megatron-LM launch command or its flags, shell-quoted (- reads standard input)");
+                    "A Megatron-LM launch command or its flags, shell-quoted: a file, - (standard input), "
+                    "or the text itself in one argument");
     cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8)")->check(whole_number(1));
     cmd->add_option("--tp", args->tp, "Tensor-parallel degree (default 1)")->check(whole_number(1));
     cmd->add_option("--pp", args->pp, "Pipeline stages (default 1)")->check(whole_number(1));

@@ -3,6 +3,8 @@
 // Llama-2-7B (6,738,415,616 parameters).
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -169,4 +171,25 @@ TEST_CASE("fit: a launch command states the job, strategy options beside it are 
     r = run_fit_cli("fit --megatron-args " OPREC_TEST_DATA, true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "oprec fit: " OPREC_TEST_DATA ": it is a directory"));
+}
+
+TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[fit][cli][megatron]") {
+    const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
+    std::ifstream in(file);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto from_file = oprec::testing::run_oprec({"fit", "--megatron-args", file, "--format", "json"});
+    const auto pasted = oprec::testing::run_oprec({"fit", "--megatron-args", text, "--format", "json"});
+    CHECK(pasted.exit_code == from_file.exit_code);
+    CHECK(pasted.err == from_file.err);
+    CHECK(nlohmann::json::parse(pasted.out) == nlohmann::json::parse(from_file.out));
+    const auto table = oprec::testing::run_oprec({"fit", "--megatron-args", text});
+    CHECK(table.out.rfind("--megatron-args: megatron_gpt", 0) == 0);  // the text is named by the option
+    // Only the flags, and a mistake placed in the text (it was "...: it cannot be opened").
+    const auto flags = oprec::testing::run_oprec({"fit", "--megatron-args", "--num-layers twelve --hidden-size 512"});
+    CHECK(flags.exit_code == 2);
+    CHECK(flags.err == "oprec fit: --megatron-args:1:14: --num-layers expects a whole number, got `twelve`\n");
+    // A name with no flag in it is still a file, and one that is not there is said so.
+    const auto missing = oprec::testing::run_oprec({"fit", "--megatron-args", "no-such-launch.sh"});
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err == "oprec fit: no-such-launch.sh: it cannot be opened\n");
 }
