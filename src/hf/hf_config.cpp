@@ -1,6 +1,7 @@
 #include "hf/hf_config.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -100,10 +101,19 @@ HfConfig HfConfig::parse(std::string_view text, std::string source_name) {
 }
 
 HfConfig HfConfig::read(const std::string& path) {
+    // A model's folder (a Hub snapshot, save_pretrained's output) stands for
+    // its config.json, as transformers' from_pretrained reads it.
+    std::error_code ec;
+    std::string file = path;
+    if (std::filesystem::is_directory(path, ec)) {
+        file = (std::filesystem::path(path) / "config.json").string();
+        if (!std::filesystem::exists(file, ec))
+            throw HfError(fmt::format("{}: a folder with no config.json (a Hugging Face model's folder holds one)", path));
+    }
     std::string why;
-    std::optional<std::string> text = read_file_capped(path, kMaxDocumentBytes, why);
-    if (!text) throw HfError(fmt::format("{}: cannot be read: {}", path, why));
-    return parse(std::move(*text), path);
+    std::optional<std::string> text = read_file_capped(file, kMaxDocumentBytes, why);
+    if (!text) throw HfError(fmt::format("{}: cannot be read: {}", file, why));
+    return parse(std::move(*text), file);
 }
 
 std::optional<HfConfig::Found> HfConfig::find(std::string_view canonical) const {

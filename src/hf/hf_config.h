@@ -27,7 +27,7 @@ public:
     // Parses the text of a config.json. Throws HfError for bad JSON or a
     // config that is not an object.
     static HfConfig parse(std::string_view text, std::string source_name);
-    // Reads and parses the file; HfError when it cannot be read.
+    // Reads and parses the file (a folder: its config.json); HfError when it cannot be read.
     static HfConfig read(const std::string& path);
 
     const std::string& source() const { return source_; }

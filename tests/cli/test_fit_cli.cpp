@@ -173,6 +173,38 @@ TEST_CASE("fit: a launch command states the job, strategy options beside it are 
     CHECK(has(r.out, "oprec fit: " OPREC_TEST_DATA ": it is a directory"));
 }
 
+TEST_CASE("fit, eval --hf, sweep: a model's folder stands for its config.json", "[fit][cli][hf]") {
+    std::ifstream in(kLlama);
+    const std::string config((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    oprec::testing::TempDir dir;
+    dir.write("config.json", config);
+    const std::string folder = dir.path().string();
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"fit"}, {"eval", "--hf"}, {"sweep", "--gpus", "16", "--budget", "80GiB"}}) {
+        std::vector<std::string> a = command, b = command;
+        a.insert(a.end(), {kLlama, "--format", "json"});
+        b.insert(b.end(), {folder, "--format", "json"});
+        const auto from_file = oprec::testing::run_oprec(a), from_folder = oprec::testing::run_oprec(b);
+        INFO(command[0] << "\n" << from_folder.err);
+        CHECK(from_folder.exit_code == from_file.exit_code);
+        REQUIRE(from_folder.out.size() > 0);
+        nlohmann::json x = nlohmann::json::parse(from_file.out), y = nlohmann::json::parse(from_folder.out);
+        if (command[0] == "sweep") {  // each names the config as given
+            x.erase("config");
+            y.erase("config");
+        } else if (command[0] == "eval") {
+            x["model"].erase("config");
+            y["model"].erase("config");
+        }
+        CHECK(x == y);
+    }
+    oprec::testing::TempDir empty;
+    const auto none = oprec::testing::run_oprec({"fit", empty.path().string()});
+    CHECK(none.exit_code == 2);
+    CHECK(none.err == "oprec fit: " + empty.path().string() +
+                          ": a folder with no config.json (a Hugging Face model's folder holds one)\n");
+}
+
 TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[fit][cli][megatron]") {
     const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
     std::ifstream in(file);
