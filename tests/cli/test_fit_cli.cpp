@@ -205,6 +205,24 @@ TEST_CASE("fit, eval --hf, sweep: a model's folder stands for its config.json", 
                           ": a folder with no config.json (a Hugging Face model's folder holds one)\n");
 }
 
+TEST_CASE("fit: a config that does not state tie_word_embeddings is tied, as transformers reads it", "[fit][cli][hf]") {
+    // save_pretrained leaves the key out where it is True (PretrainedConfig's
+    // default): GPT-2's, OPT's, BLOOM's and Gemma's configs do not state it.
+    const std::string gpt2 = OPREC_TEST_DATA "/../examples/hf/gpt2.json";
+    const nlohmann::json unstated = fit_json(gpt2);
+    CHECK(unstated == fit_json(gpt2 + " --tie-embeddings"));
+    CHECK(unstated != fit_json(gpt2 + " --untie-embeddings"));
+    // A config that states it is read as stated.
+    std::ifstream in(kLlama);
+    nlohmann::json config = nlohmann::json::parse(in);
+    REQUIRE(config["tie_word_embeddings"] == false);
+    CHECK(fit_json(kLlama) == fit_json(kLlama + " --untie-embeddings"));
+    config.erase("tie_word_embeddings");
+    oprec::testing::TempDir dir;
+    const std::string tied = dir.write("config.json", config.dump()).string();
+    CHECK(fit_json(tied)["stages"] == fit_json(kLlama + " --tie-embeddings")["stages"]);
+}
+
 TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[fit][cli][megatron]") {
     const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
     std::ifstream in(file);
