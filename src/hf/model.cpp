@@ -187,6 +187,12 @@ LayerDoc HfModel::layer(std::size_t index, const Strategy& strategy) const {
     return layer_of_kind(*family_->find_kind(stack_[index]), strategy);
 }
 
+std::int64_t HfModel::kv_heads(std::int64_t heads) const {
+    // Falcon's multi_query (with no key/value head count): one shared head.
+    const bool one_kv = config_.flag("multi_query").value_or(false);
+    return config_.count("num_key_value_heads", true).value_or(one_kv ? 1 : heads);
+}
+
 void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int64_t heads, std::int64_t experts) const {
     auto positive = [](const char* option, std::int64_t v) {
         if (v < 1) throw HfError(fmt::format("--{} {}: it must be at least 1", option, v));
@@ -210,6 +216,20 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
         throw HfError(fmt::format("--tp {} --cp {} with Ulysses CP: tp*cp = {} does not divide the heads, `{}` = {} in {}",
                                   s.tp, s.cp, wide ? std::string("(beyond 64 bits)") : std::to_string(tp_cp),
                                   heads_key, heads, config_.source()));
+    if (kind.attention != AttentionFlavour::Linear) {
+        // Megatron-LM splits the key/value heads over tp (divide() asserts it); it does not copy them.
+        const std::int64_t kv = kv_heads(heads);
+        if (kv % s.tp != 0)
+            throw HfError(fmt::format("--tp {}: does not divide the key/value heads, `{}` = {} in {}", s.tp,
+                                      config_.has("num_key_value_heads") || !config_.has("multi_query")
+                                          ? config_.key_name("num_key_value_heads") : std::string("multi_query"),
+                                      config_.has("num_key_value_heads") || !config_.has("multi_query")
+                                          ? std::to_string(kv) : std::string("true"),
+                                      config_.source()));
+    }
+    if (s.ep > 1 && config_.count("num_experts").value_or(1) <= 1)  // as Megatron-LM asserts
+        throw HfError(fmt::format("--ep {}: the model has no experts to split (`{}` is not above 1 in {})", s.ep,
+                                  config_.key_name("num_experts"), config_.source()));
     if (experts > 1 && experts % s.ep != 0)
         throw HfError(fmt::format("--ep {}: does not divide the experts, `{}` = {} in {}", s.ep,
                                   config_.key_name("num_experts"), experts, config_.source()));
@@ -267,9 +287,7 @@ LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const 
         f.set("n_kv", py::truediv(I(n_k) * I(d_k), I(d_v)));  // fractional where the key heads are narrower
         f.set("dh", I(d_v));
     } else {
-        // Falcon's multi_query (with no key/value head count): one shared head.
-        const bool one_kv = c.flag("multi_query").value_or(false);
-        f.set("n_kv", I(c.count("num_key_value_heads", true).value_or(one_kv ? 1 : heads)));
+        f.set("n_kv", I(kv_heads(heads)));
         if (mla_head != nullptr)  // MLA: a value head's width
             f.set("dh", c.has("v_head_dim") ? I(*c.count("v_head_dim")) : mla_head->value);
         else if (auto hd = c.count("head_dim", true))

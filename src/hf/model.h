@@ -70,6 +70,8 @@ private:
     // Every kind of the family runs two feed-forward matmuls (no gate): the
     // GPT-style families, whose configs may leave the width to be 4h.
     bool ungated_mlp() const;
+    // A softmax-attention layer's key/value heads (Falcon's multi_query: one).
+    std::int64_t kv_heads(std::int64_t heads) const;
     void check_strategy(const LayerKind& kind, const Strategy& s, std::int64_t heads, std::int64_t experts) const;
 
     const Program& program_;

@@ -292,6 +292,10 @@ void derive(ParsedArgs& out, const Stated& st) {
         fail(out, "--tensor-model-parallel-size",
              fmt::format("--num-attention-heads {} is not divisible by --tensor-model-parallel-size {}",
                          a.num_attention_heads, a.tensor_model_parallel_size));
+    else if (a.num_query_groups >= 1 && a.num_query_groups % a.tensor_model_parallel_size != 0)
+        fail(out, "--tensor-model-parallel-size",
+             fmt::format("--num-query-groups {} is not divisible by --tensor-model-parallel-size {}",
+                         a.num_query_groups, a.tensor_model_parallel_size));
     if (a.context_parallel_size > 1 && a.seq_length % (2 * a.context_parallel_size) != 0)
         fail(out, "--seq-length",
              fmt::format("--seq-length {} must be a multiple of 2 x --context-parallel-size {}", a.seq_length,

@@ -336,6 +336,7 @@ TEST_CASE("a Qwen3.5 model: layer_types names the kinds, linear attention's fiel
     CHECK(m.stack() == std::vector<std::string>{"linear_attention", "linear_attention", "linear_attention", "full_attention"});
     CHECK(m.representative_layer() == 3);
     Strategy s = worked();
+    s.tp = 2;  // tp must divide the two key/value heads
     const LayerDoc lin = m.layer(0, s);
     CHECK(is_int(field(lin, "a"), 32));
     CHECK(is_float(field(lin, "n_kv"), 16.0));  // 16 * 128 / 128, a real number
@@ -351,6 +352,31 @@ TEST_CASE("a Qwen3.5 model: layer_types names the kinds, linear attention's fiel
     CHECK(is_int(field(full, "n_linrec"), 0));
     CHECK(is_int(field(full, "n_qknorm"), 1));
     CHECK(is_bool(full.fields.get("shared_expert_gate"), true));
+}
+
+TEST_CASE("a strategy Megatron-LM would not run: tp over the key/value heads, ep with no experts", "[hf]") {
+    const HfModel gqa = inline_model(R"({"model_type": "qwen3", "hidden_size": 512, "num_attention_heads": 8,
+        "num_key_value_heads": 2, "num_hidden_layers": 2, "intermediate_size": 128})");
+    Strategy s = worked();  // tp 4
+    CHECK(error_of([&] { gqa.layer(0, s); }) ==
+          "--tp 4: does not divide the key/value heads, `num_key_value_heads` = 2 in test.json");
+    s.tp = 2;
+    CHECK(is_int(field(gqa.layer(0, s), "n_kv"), 2));
+    s.ep = 2;
+    CHECK(error_of([&] { gqa.layer(0, s); }) ==
+          "--ep 2: the model has no experts to split (`num_experts` is not above 1 in test.json)");
+    // Falcon's multi_query: one key/value head, which no tp above 1 divides.
+    const HfModel mqa = inline_model(R"({"model_type": "falcon", "hidden_size": 512, "num_attention_heads": 8,
+        "multi_query": true, "num_hidden_layers": 2})");
+    CHECK(error_of([&] { mqa.layer(0, worked()); }) == "--tp 4: does not divide the key/value heads, `multi_query` = true in test.json");
+    // A MoE model's dense layer takes --ep: the model has experts.
+    const HfModel moe = inline_model(R"({"model_type": "deepseek_v3", "hidden_size": 512, "num_attention_heads": 8,
+        "num_hidden_layers": 2, "intermediate_size": 256, "moe_intermediate_size": 64, "n_routed_experts": 8,
+        "num_experts_per_tok": 2, "first_k_dense_replace": 1, "kv_lora_rank": 64, "q_lora_rank": 64,
+        "qk_rope_head_dim": 16, "qk_nope_head_dim": 32, "v_head_dim": 32})");
+    Strategy ep = worked();
+    ep.ep = 8;
+    CHECK(is_int(field(moe.layer(0, ep), "n_exp"), 1));
 }
 
 TEST_CASE("layer_types naming something else than kinds leaves the family's stack", "[hf]") {

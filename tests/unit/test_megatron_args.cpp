@@ -327,6 +327,9 @@ TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", 
                Catch::Contains("job.sh:1:") && Catch::Contains("--num-query-groups 3 does not divide --num-attention-heads 8"));
     CHECK_THAT(error_of(small + "--tensor-model-parallel-size 8 --num-attention-heads 12 --kv-channels 64", 8),
                Catch::Contains("--num-attention-heads 12 is not divisible by --tensor-model-parallel-size 8"));
+    // Megatron-core divides the query groups over tp too (divide() asserts it).
+    CHECK_THAT(error_of(small + "--tensor-model-parallel-size 4 --group-query-attention --num-query-groups 2", 8),
+               Catch::Contains("--num-query-groups 2 is not divisible by --tensor-model-parallel-size 4"));
     CHECK_THAT(error_of(small + "--num-experts 4 --moe-router-topk 8"),
                Catch::Contains("--moe-router-topk 8 is more than --num-experts 4"));
 }
