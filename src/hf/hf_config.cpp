@@ -197,6 +197,20 @@ std::optional<std::string> HfConfig::text(std::string_view canonical) const {
     return visible(f->value->get<std::string>());
 }
 
+std::optional<std::vector<std::int64_t>> HfConfig::indices(std::string_view canonical) const {
+    auto f = find(canonical);
+    if (!f) return std::nullopt;
+    const json& v = *f->value;
+    if (!v.is_array()) fail(canonical, fmt::format("is {}: expected a list of layer indices", describe(v)));
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 0)
+            throw HfError(fmt::format("{}: `{}[{}]` is {}: expected a layer index", source_, f->key, i, describe(v[i])));
+        out.push_back(v[i].get<std::int64_t>());
+    }
+    return out;
+}
+
 std::optional<std::vector<std::string>> HfConfig::names(std::string_view canonical) const {
     auto f = find(canonical);
     if (!f) return std::nullopt;

@@ -49,6 +49,8 @@ public:
     // A true/false key; nullopt when absent.
     std::optional<bool> flag(std::string_view canonical) const;
     std::optional<std::string> text(std::string_view canonical) const;
+    // A list of whole numbers from 0 (`mlp_only_layers`); nullopt when absent.
+    std::optional<std::vector<std::int64_t>> indices(std::string_view canonical) const;
     // A list of strings (`layer_types`); nullopt when absent.
     std::optional<std::vector<std::string>> names(std::string_view canonical) const;
 

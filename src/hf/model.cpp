@@ -92,12 +92,28 @@ HfModel::HfModel(const Program& program, HfConfig config, const std::optional<st
         if (k.ffn == FfnFlavour::Dense && dense == nullptr) dense = &k;
         if (k.ffn == FfnFlavour::Moe && moe == nullptr) moe = &k;
     }
+    // A family with a dense kind and no MoE kind routes by its default kind
+    // (the model's feed-forward) where the model has experts.
+    if (dense != nullptr && moe == nullptr && family_->default_kind && config_.count("num_experts").value_or(0) > 1)
+        if (const LayerKind* k = family_->find_kind(*family_->default_kind); k != nullptr && k->ffn == FfnFlavour::Model)
+            moe = k;
     if (dense != nullptr && moe != nullptr) {
         const std::int64_t first_dense = config_.count("first_k_dense_replace").value_or(0);
         if (first_dense > layers)
             config_.fail("first_k_dense_replace", fmt::format("is {}, more than the {} layers", first_dense, layers));
-        stack_.assign(static_cast<std::size_t>(first_dense), dense->name);
-        stack_.resize(static_cast<std::size_t>(layers), moe->name);
+        // Which layers route to experts, as transformers' modelling code
+        // decides: DeepSeek's (i >= first_k_dense_replace and i %
+        // moe_layer_freq == 0), Qwen-MoE's ((i + 1) % decoder_sparse_step ==
+        // 0, i not in mlp_only_layers). Absent, every layer past the dense ones.
+        const std::int64_t freq = config_.count("moe_layer_freq", true).value_or(1);
+        const std::int64_t step = config_.count("decoder_sparse_step", true).value_or(1);
+        const std::vector<std::int64_t> mlp_only = config_.indices("mlp_only_layers").value_or(std::vector<std::int64_t>{});
+        stack_.reserve(static_cast<std::size_t>(layers));
+        for (std::int64_t i = 0; i < layers; ++i) {
+            const bool routed = i >= first_dense && i % freq == 0 && (i + 1) % step == 0 &&
+                                std::find(mlp_only.begin(), mlp_only.end(), i) == mlp_only.end();
+            stack_.push_back(routed ? moe->name : dense->name);
+        }
         return;
     }
     if (family_->find_kind("encoder") != nullptr && family_->find_kind("decoder") != nullptr) {

@@ -379,6 +379,32 @@ TEST_CASE("a strategy Megatron-LM would not run: tp over the key/value heads, ep
     CHECK(is_int(field(moe.layer(0, ep), "n_exp"), 1));
 }
 
+TEST_CASE("which layers route to experts: mlp_only_layers, decoder_sparse_step, moe_layer_freq", "[hf]") {
+    const std::string qwen = R"({"model_type": "qwen2_moe", "hidden_size": 512, "num_attention_heads": 8,
+        "num_hidden_layers": 6, "intermediate_size": 1024, "moe_intermediate_size": 128, "num_experts": 8,
+        "num_experts_per_tok": 2, "shared_expert_intermediate_size": 256)";
+    using Kinds = std::vector<std::string>;
+    CHECK(inline_model(qwen + "}").stack() == Kinds(6, "decoder"));
+    // As Qwen2MoeDecoderLayer: dense where i is listed or (i + 1) % step != 0.
+    const HfModel m = inline_model(qwen + R"(, "decoder_sparse_step": 2, "mlp_only_layers": [3]})");
+    CHECK(m.stack() == Kinds{"dense", "decoder", "dense", "dense", "dense", "decoder"});
+    CHECK(is_int(field(m.layer(0, Strategy{}), "hff"), 1024));  // the dense width
+    CHECK(is_int(field(m.layer(0, Strategy{}), "n_exp"), 1));
+    CHECK(is_int(field(m.layer(1, Strategy{}), "n_exp"), 8));
+    CHECK(is_int(field(m.layer(1, Strategy{}), "hff_exp"), 128));
+    CHECK(error_of([&] { inline_model(qwen + R"(, "mlp_only_layers": [1, "2"]})"); }) ==
+          "test.json: `mlp_only_layers[1]` is \"2\": expected a layer index");
+    // A dense Qwen keeps its one kind.
+    CHECK(inline_model(R"({"model_type": "qwen2", "hidden_size": 512, "num_attention_heads": 8,
+        "num_hidden_layers": 2, "intermediate_size": 1024, "mlp_only_layers": [0]})").stack() == Kinds(2, "decoder"));
+    // As DeepseekV3DecoderLayer: MoE where i >= first_k_dense_replace and i % moe_layer_freq == 0.
+    const HfModel ds = inline_model(R"({"model_type": "deepseek_v2", "hidden_size": 512, "num_attention_heads": 8,
+        "num_hidden_layers": 6, "intermediate_size": 1024, "moe_intermediate_size": 128, "n_routed_experts": 8,
+        "num_experts_per_tok": 2, "first_k_dense_replace": 1, "moe_layer_freq": 2, "kv_lora_rank": 64,
+        "q_lora_rank": 64, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32, "v_head_dim": 32})");
+    CHECK(ds.stack() == Kinds{"dense", "dense", "moe", "dense", "moe", "dense"});
+}
+
 TEST_CASE("layer_types naming something else than kinds leaves the family's stack", "[hf]") {
     const HfModel m = inline_model(R"({"model_type": "qwen3", "hidden_size": 64, "num_attention_heads": 4,
         "num_hidden_layers": 2, "intermediate_size": 128, "layer_types": ["sliding_attention", "full_attention_x"]})");
