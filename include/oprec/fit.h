@@ -83,6 +83,9 @@ struct FitResult {
     double peak_bytes = 0;
     double device_bytes = 0;
     bool fits = false;
+    // The model's parameter count, where the caller asked FitModel::parameters
+    // for it; written as "parameters" when set.
+    std::optional<Number> parameters;
     // docs/fit.md's schema: {"stages": [{"stage", "layers", "total_bytes",
     // "terms": {...}, "beside": {...}}], "peak_bytes", "peak_stage",
     // "device_bytes", "fits", "margin_bytes", ...}; indent < 0: one line.
@@ -107,6 +110,12 @@ public:
     // Throws LayerError for a strategy the model cannot take (naming the
     // option), PricingError for a term the records cannot evaluate.
     FitResult fit(const FitStrategy& strategy) const;
+    // The model's parameters (vocabulary, output layer and MTP layers as the
+    // strategy states them): the records' `weights` term for the whole model
+    // on one GPU in fp32, over 4 bytes. None where the records state no
+    // `weights` term or cannot price that job. A second fit: ask for it
+    // once, not per strategy of a sweep.
+    std::optional<Number> parameters(const FitStrategy& strategy) const;
 
 private:
     std::unique_ptr<detail::FitState> state_;

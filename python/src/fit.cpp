@@ -37,7 +37,9 @@ void register_fit(py::module_& m) {
             py::gil_scoped_release unlocked;
             const FitModel model = config_text ? FitModel(records, *config_text, config, std::move(family))
                                                : FitModel(records, std::filesystem::path(config), std::move(family));
-            return model.fit(s).to_json(-1);
+            FitResult r = model.fit(s);
+            r.parameters = model.parameters(s);
+            return r.to_json(-1);
         },
         "records"_a, "config"_a, py::kw_only(), "config_text"_a = py::none(), "family"_a = py::none(), "gpus"_a = 8,
         "tp"_a = 1, "pp"_a = 1, "vpp"_a = 1, "cp"_a = 1, "cp_algo"_a = "ring", "sp"_a = true, "ep"_a = 1, "etp"_a = 1,
@@ -58,7 +60,9 @@ void register_fit(py::module_& m) {
             {
                 py::gil_scoped_release unlocked;
                 const FitModel model(records, job.config_json, source_name, std::move(family));
-                json = model.fit(job.strategy).to_json(-1);
+                FitResult r = model.fit(job.strategy);
+                r.parameters = model.parameters(job.strategy);
+                json = r.to_json(-1);
             }
             py::dict out;
             out["json"] = json;

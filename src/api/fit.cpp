@@ -1,5 +1,8 @@
 // The whole-rank fit through the API: records with terms, a config, and a
 // strategy to each stage's bytes.
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "api/hf_strategy.h"
@@ -166,6 +169,33 @@ FitResult FitModel::fit(const FitStrategy& strategy) const {
     }
 }
 
+std::optional<Number> FitModel::parameters(const FitStrategy& strategy) const {
+    const auto& terms = state_->terms;
+    const auto weights = std::find_if(terms.begin(), terms.end(), [](const FitTerm& t) { return t.name == "weights" && !t.beside; });
+    if (weights == terms.end()) return std::nullopt;
+    FitStrategy one = strategy;  // the same model, whole on one GPU, 4 bytes a parameter
+    one.gpus = one.pp = one.vpp = 1;
+    one.layer.tp = one.layer.cp = one.layer.ep = one.layer.etp = 1;
+    one.layer.dtype = "fp32";
+    one.zero = 0;
+    one.gbs.reset();
+    one.schedule.reset();
+    one.first_stage_layers.reset();
+    one.last_stage_layers.reset();
+    one.virtual_stage_layers.clear();
+    one.vp_group.reset();
+    try {
+        const FitResult r = fit(one);
+        const double count = r.stages.at(0).bytes.at(static_cast<std::size_t>(weights - terms.begin())).to_double() / 4;
+        if (count == std::floor(count) && std::fabs(count) < 9.0e15) return Number::integer(static_cast<std::int64_t>(count));
+        return Number::real(count);
+    } catch (const LayerError&) {
+        return std::nullopt;  // what the strategy's own fit says is the answer
+    } catch (const PricingError&) {
+        return std::nullopt;  // what the strategy's own fit says is the answer
+    }
+}
+
 std::string FitResult::to_json(int indent) const {
     JsonWriter w(indent);
     w.begin_object();
@@ -206,6 +236,10 @@ std::string FitResult::to_json(int indent) const {
         w.end_object();
     }
     w.end_array();
+    if (parameters) {
+        w.key("parameters");
+        w.value(detail::to_value(*parameters));
+    }
     w.key("peak_bytes");
     w.value(Value::real(peak_bytes));
     w.key("peak_stage");

@@ -162,7 +162,8 @@ int run(const FitArgs& args) {
         } else {
             model.emplace(*records, args.config, family);
         }
-        const FitResult result = model->fit(strategy);
+        FitResult result = model->fit(strategy);
+        result.parameters = model->parameters(strategy);
         if (!args.plot.empty()) {
             std::string why;
             const auto html = serve::fit_plot_html(fmt::format("oprec fit: {}", result.model), result.to_json(-1),

@@ -23,12 +23,23 @@ std::vector<std::size_t> shown_stages(const FitResult& r) {
     return {pick.begin(), pick.end()};
 }
 
+// 6.74B, 125M, 13.6K: three figures, as model cards give them.
+std::string parameter_count(double n) {
+    if (n >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
+    if (n >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
+    if (n >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
+    if (n >= 1e3) return fmt::format("{:.3g}K", n / 1e3);
+    return fmt::format("{:.0f}", n);
+}
+
 }  // namespace
 
 std::string fit_text(const FitResult& r, std::string_view source, std::string_view records,
                      std::string_view all_stages) {
-    std::string out = fmt::format("{}: {}\nstrategy: {}; dp={}, {} micro-batch{} a step\nrecords: {}\n\n", source,
-                                  r.model, r.strategy, r.dp, r.micro_batches, r.micro_batches == 1 ? "" : "es", records);
+    const std::string params = r.parameters ? ", " + parameter_count(r.parameters->to_double()) + " parameters" : "";
+    std::string out = fmt::format("{}: {}{}\nstrategy: {}; dp={}, {} micro-batch{} a step\nrecords: {}\n\n", source,
+                                  r.model, params, r.strategy, r.dp, r.micro_batches, r.micro_batches == 1 ? "" : "es",
+                                  records);
     if (r.stages.empty()) return out;
     const std::vector<std::size_t> shown = shown_stages(r);
     std::size_t name_width = 5;

@@ -361,7 +361,9 @@ bool Session::fit_command(std::string_view rest, const Output& out) {
                          .first;
         }
         const Records& records = loaded->second;
-        const FitResult r = FitModel(records, fs::path(request.config), request.family).fit(request.strategy);
+        const FitModel model(records, fs::path(request.config), request.family);
+        FitResult r = model.fit(request.strategy);
+        r.parameters = model.parameters(request.strategy);
         out.out << fit_text(r, request.config, records.source(), "`oprec fit --format json` lists every one");
         return true;
     } catch (const RecordsError& e) {

@@ -238,7 +238,9 @@ Reply Service::fit(std::string_view body) {
         const json j = parse_body(body);
         known_keys(j, {"records", "model", "config", "strategy"});
         const Request r = request_of(j, records_names(options_).front());
-        const FitResult result = model(r)->fit(r.strategy);
+        const std::shared_ptr<const FitModel> fitted = model(r);
+        FitResult result = fitted->fit(r.strategy);
+        result.parameters = fitted->parameters(r.strategy);
         json sources = json::object();
         // Paths under the data dir as the project names them (records/...), not where it is installed.
         const std::string data = options_.records_dir.parent_path().string() + "/";

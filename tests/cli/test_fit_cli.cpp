@@ -223,6 +223,21 @@ TEST_CASE("fit: a config that does not state tie_word_embeddings is tied, as tra
     CHECK(fit_json(tied)["stages"] == fit_json(kLlama + " --tie-embeddings")["stages"]);
 }
 
+TEST_CASE("fit: the model's parameter count, whatever the strategy", "[fit][cli]") {
+    // Llama-2-7B's published count, to the parameter.
+    for (const char* strategy : {"", " --gpus 8 --tp 2 --pp 4 --zero 3", " --gpus 16 --tp 4 --pp 2 --vpp 2 --dtype fp32"}) {
+        INFO(strategy);
+        CHECK(fit_json(kLlama + strategy)["parameters"] == 6738415616);
+    }
+    // The output layer's own table is counted where it is untied.
+    CHECK(fit_json(kLlama + " --tie-embeddings")["parameters"] == 6738415616 - 32000 * 4096);
+    const Run text = run_fit_cli("fit " + kLlama);
+    CHECK(text.out.rfind(kLlama + ": llama (profile default), 32 layers, 6.74B parameters\n", 0) == 0);
+    // Mixtral-8x7B's and Llama-2-70B's published counts: experts, and grouped key/value heads.
+    CHECK(fit_json(OPREC_TEST_DATA "/../examples/hf/mixtral-8x7b.json")["parameters"] == 46702792704);
+    CHECK(fit_json(OPREC_TEST_DATA "/../examples/hf/llama-2-70b.json")["parameters"] == 68976648192);
+}
+
 TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[fit][cli][megatron]") {
     const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
     std::ifstream in(file);
