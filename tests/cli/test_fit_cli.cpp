@@ -233,6 +233,10 @@ TEST_CASE("fit: the model's parameter count, whatever the strategy", "[fit][cli]
     CHECK(fit_json(kLlama + " --tie-embeddings")["parameters"] == 6738415616 - 32000 * 4096);
     const Run text = run_fit_cli("fit " + kLlama);
     CHECK(text.out.rfind(kLlama + ": llama (profile default), 32 layers, 6.74B parameters\n", 0) == 0);
+    // Gemma-2-9B's: an unstated tie_word_embeddings (tied) and four norms a layer (profile gemma).
+    const nlohmann::json gemma = fit_json(OPREC_TEST_DATA "/../examples/hf/gemma-2-9b.json");
+    CHECK(gemma["parameters"] == 9241705984);
+    CHECK(gemma["model"] == "gemma2 (profile gemma), 42 layers");
     // Mixtral-8x7B's and Llama-2-70B's published counts: experts, and grouped key/value heads.
     CHECK(fit_json(OPREC_TEST_DATA "/../examples/hf/mixtral-8x7b.json")["parameters"] == 46702792704);
     CHECK(fit_json(OPREC_TEST_DATA "/../examples/hf/llama-2-70b.json")["parameters"] == 68976648192);

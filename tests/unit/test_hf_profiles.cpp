@@ -57,7 +57,7 @@ TEST_CASE("every family the reference has, every kind a full op vector", "[hf][p
     std::vector<std::string> names;
     for (const OpProfile& p : profiles().families) names.push_back(p.name);
     CHECK(names == std::vector<std::string>{"default", "llama2", "mixtral", "deepseek", "qwen", "qwen3_5", "pangualpha",
-                                            "t5", "cm", "vision", "gpt2", "gpt_neox", "gptj", "opt", "bloom",
+                                            "t5", "cm", "vision", "gpt2", "gemma", "gpt_neox", "gptj", "opt", "bloom",
                                             "falcon", "phi", "megatron_gpt", "megatron_gpt_nodropout",
                                             "megatron_glu", "megatron_glu_nodropout"});
     const std::size_t ops = with_profiles().op_vector.size();
