@@ -1,6 +1,7 @@
 #include "hf/model.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -201,6 +202,19 @@ LayerDoc HfModel::layer(std::size_t index, const Strategy& strategy) const {
         throw HfError(fmt::format("--layer {}: {} has {} layers (0 to {})", index, config_.source(), stack_.size(),
                                   stack_.size() - 1));
     return layer_of_kind(*family_->find_kind(stack_[index]), strategy);
+}
+
+bool HfModel::tied_embeddings() const {
+    if (const auto stated = config_.flag("tie_word_embeddings")) return *stated;
+    // PretrainedConfig's default is True (GPT-2, OPT, BLOOM, Falcon, Gemma),
+    // and save_pretrained leaves out a True its class defaults to. These
+    // classes default to False; a config of theirs without the key was
+    // written by hand, and transformers reads it untied.
+    static constexpr std::array<std::string_view, 23> kUntied = {
+        "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2",
+        "deepseek_v3", "gpt_neox", "gptj", "phi", "phi3", "phimoe", "olmo", "olmo2", "olmoe", "granite",
+        "stablelm", "jamba", "dbrx", "nemotron"};
+    return std::find(kUntied.begin(), kUntied.end(), name_) == kUntied.end();
 }
 
 std::int64_t HfModel::kv_heads(std::int64_t heads) const {

@@ -34,6 +34,9 @@ public:
     HfModel(const Program& program, HfConfig config, const std::optional<std::string>& family = std::nullopt);
 
     const HfConfig& config() const { return config_; }
+    // Whether the output layer shares the embedding's table: the config's
+    // tie_word_embeddings, else its transformers config class's default.
+    bool tied_embeddings() const;
     const OpProfile& family() const { return *family_; }
     const std::string& name() const { return name_; }  // lower-cased model_type
     // Each layer's kind, in order (num_hidden_layers of them).

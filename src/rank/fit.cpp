@@ -248,7 +248,7 @@ Fit RankModel::fit(const RankStrategy& s) const {
     // The embedding, the output layer and the logits are priced from it. (A
     // strategy's own 0 is a launch command's unknown vocabulary, noted there.)
     if (!s.vocab && vocab < 1) throw FitError("the config states no vocab_size (at least 1): give it, or --vocab");
-    const bool tied = s.untied ? !*s.untied : config.flag("tie_word_embeddings").value_or(true);
+    const bool tied = s.untied ? !*s.untied : model_.tied_embeddings();
     const Schedule schedule = s.schedule_or_default();
     const std::int64_t param_bytes = hf::dtype_bytes(*layer_strategy.dtype);
     bind(bound("gpus"), I(s.gpus));

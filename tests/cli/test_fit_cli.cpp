@@ -205,9 +205,9 @@ TEST_CASE("fit, eval --hf, sweep: a model's folder stands for its config.json", 
                           ": a folder with no config.json (a Hugging Face model's folder holds one)\n");
 }
 
-TEST_CASE("fit: a config that does not state tie_word_embeddings is tied, as transformers reads it", "[fit][cli][hf]") {
-    // save_pretrained leaves the key out where it is True (PretrainedConfig's
-    // default): GPT-2's, OPT's, BLOOM's and Gemma's configs do not state it.
+TEST_CASE("fit: an unstated tie_word_embeddings is its transformers class's default", "[fit][cli][hf]") {
+    // PretrainedConfig's default is True, and save_pretrained leaves it out:
+    // GPT-2's, OPT's, BLOOM's and Gemma's configs do not state it.
     const std::string gpt2 = OPREC_TEST_DATA "/../examples/hf/gpt2.json";
     const nlohmann::json unstated = fit_json(gpt2);
     CHECK(unstated == fit_json(gpt2 + " --tie-embeddings"));
@@ -217,10 +217,15 @@ TEST_CASE("fit: a config that does not state tie_word_embeddings is tied, as tra
     nlohmann::json config = nlohmann::json::parse(in);
     REQUIRE(config["tie_word_embeddings"] == false);
     CHECK(fit_json(kLlama) == fit_json(kLlama + " --untie-embeddings"));
+    // LlamaConfig defaults to False: a Llama config without the key (written
+    // by hand: save_pretrained writes it) is untied, as transformers reads it.
     config.erase("tie_word_embeddings");
     oprec::testing::TempDir dir;
-    const std::string tied = dir.write("config.json", config.dump()).string();
-    CHECK(fit_json(tied)["stages"] == fit_json(kLlama + " --tie-embeddings")["stages"]);
+    const std::string unstated_llama = dir.write("config.json", config.dump()).string();
+    CHECK(fit_json(unstated_llama)["stages"] == fit_json(kLlama + " --untie-embeddings")["stages"]);
+    config["model_type"] = "gemma";  // a class that defaults to True
+    const std::string unstated_gemma = dir.write("gemma.json", config.dump()).string();
+    CHECK(fit_json(unstated_gemma)["stages"] == fit_json(kLlama + " --tie-embeddings")["stages"]);
 }
 
 TEST_CASE("fit: the model's parameter count, whatever the strategy", "[fit][cli]") {
