@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -23,16 +24,16 @@ std::vector<std::size_t> shown_stages(const FitResult& r) {
     return {pick.begin(), pick.end()};
 }
 
-// 6.74B, 125M, 13.6K: three figures, as model cards give them.
+}  // namespace
+
+// 6.74B, 125M, 13.6K: three figures, as model cards give them. The unit is
+// chosen after rounding: 999.7M is 1B, not "1e+03M".
 std::string parameter_count(double n) {
-    if (n >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
-    if (n >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
-    if (n >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
-    if (n >= 1e3) return fmt::format("{:.3g}K", n / 1e3);
+    static constexpr std::pair<double, const char*> kUnits[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+    for (const auto& [unit, suffix] : kUnits)
+        if (n >= 999.5 * (unit / 1e3)) return fmt::format("{:.3g}{}", n / unit, suffix);
     return fmt::format("{:.0f}", n);
 }
-
-}  // namespace
 
 std::string fit_text(const FitResult& r, std::string_view source, std::string_view records,
                      std::string_view all_stages) {

@@ -14,6 +14,9 @@ namespace oprec::repl {
 // config, `records` the records' file), then a column for every stage up to
 // eight, else for the first two, the peak and the last two; `all_stages`
 // says where the rest are ("--format json lists every one").
+// A parameter count in three figures: 6.74B, 125M, 13.6K.
+std::string parameter_count(double n);
+
 std::string fit_text(const FitResult& result, std::string_view source, std::string_view records,
                      std::string_view all_stages);
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/repl_support.h"
+#include "repl/fit_report.h"
 
 using namespace oprec;
 using namespace oprec::testing;
@@ -96,4 +97,16 @@ TEST_CASE("repl: fit completes its options", "[repl][fit]") {
     CHECK(k.suffix == "=");
     CHECK(s.complete("fit config.json fi").candidates == std::vector<std::string>{"first_stage_layers"});
     CHECK(s.complete("fit config.json tp=").candidates.empty());
+}
+
+TEST_CASE("a parameter count in three figures, the unit chosen after rounding", "[fit][repl]") {
+    using oprec::repl::parameter_count;
+    CHECK(parameter_count(6738415616) == "6.74B");
+    CHECK(parameter_count(671026279424) == "671B");
+    CHECK(parameter_count(124439808) == "124M");
+    CHECK(parameter_count(999700480) == "1B");  // not "1e+03M"
+    CHECK(parameter_count(999.4e6) == "999M");
+    CHECK(parameter_count(999.6e9) == "1T");
+    CHECK(parameter_count(13600) == "13.6K");
+    CHECK(parameter_count(999) == "999");
 }
