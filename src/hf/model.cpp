@@ -258,8 +258,11 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
                                       config_.source()));
     }
     if (s.ep > 1 && config_.count("num_experts").value_or(1) <= 1)  // as Megatron-LM asserts
-        throw HfError(fmt::format("--ep {}: the model has no experts to split (`{}` is not above 1 in {})", s.ep,
-                                  config_.key_name("num_experts"), config_.source()));
+        throw HfError(config_.has("num_experts")
+                          ? fmt::format("--ep {}: the model has no experts to split (`{}` = {} in {})", s.ep,
+                                        config_.key_name("num_experts"), *config_.count("num_experts"), config_.source())
+                          : fmt::format("--ep {}: the model has no experts to split ({} states none)", s.ep,
+                                        config_.source()));
     if (experts > 1 && experts % s.ep != 0)
         throw HfError(fmt::format("--ep {}: does not divide the experts, `{}` = {} in {}", s.ep,
                                   config_.key_name("num_experts"), experts, config_.source()));

@@ -364,7 +364,7 @@ TEST_CASE("a strategy Megatron-LM would not run: tp over the key/value heads, ep
     CHECK(is_int(field(gqa.layer(0, s), "n_kv"), 2));
     s.ep = 2;
     CHECK(error_of([&] { gqa.layer(0, s); }) ==
-          "--ep 2: the model has no experts to split (`num_experts` is not above 1 in test.json)");
+          "--ep 2: the model has no experts to split (test.json states none)");
     // Falcon's multi_query: one key/value head, which no tp above 1 divides.
     const HfModel mqa = inline_model(R"({"model_type": "falcon", "hidden_size": 512, "num_attention_heads": 8,
         "multi_query": true, "num_hidden_layers": 2})");
