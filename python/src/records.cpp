@@ -40,8 +40,10 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
     if (!fields.is_none())
         for (auto [name, value] : as_dict(fields)) {
             const std::string n = key_text(name, "a field's name");
-            // A misspelt keyword is refused, as Python refuses one (and as Layer.set does).
-            if (const auto why = b.layer.unknown_field(n)) throw LayerError("fields: " + *why);
+            // A misspelt keyword is refused, as Python refuses one (and as Layer.set does);
+            // records with no schema cannot tell one.
+            if (!records.schema().empty())
+                if (const auto why = b.layer.unknown_field(n)) throw LayerError("fields: " + *why);
             b.layer.set(n, to_field(value, n));
         }
     // The context's switches, where it states them, stand for the layer's

@@ -153,6 +153,10 @@ def test_a_mapping_with_an_unknown_field_is_refused(records: oprec.Records) -> N
         records.layer({**fields, "epp": 8})
     # Context values may stand among the fields, as Layer.set takes them.
     assert records.layer({**fields, "micro_factor": 2}).total() == 2 * records.layer(fields).total()
+    # Records with no schema cannot tell a misspelt name: a field no formula reads is taken.
+    text = Path(records.source).read_text().replace('import "fields.rec"\n', "")
+    bare = oprec.Records.from_text(text, records.source)
+    assert bare.layer(fields).total() == records.layer(fields).total()
 
 
 def test_a_document_with_a_field_nothing_reads_warns_at_the_callers_line(records: oprec.Records) -> None:
