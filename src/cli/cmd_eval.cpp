@@ -92,24 +92,33 @@ ordered_json slot_only(const ordered_json& report, const std::string& slot) {
     return out;
 }
 
-// Where `"key":` first stands in a JSON document, as {line, column} from 1;
-// nullopt where an escape spells the key otherwise. Strings are skipped
-// whole, so a key's name inside a value is not taken for it.
-std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view text, std::string_view key) {
+// Where the key `field` of the document's top-level "fields" object stands,
+// as {line, column} from 1; nullopt where an escape spells a name otherwise.
+// Strings are skipped whole; a switch or a value of that name is not it.
+std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view text, std::string_view field) {
     std::size_t line = 1, line_start = 0;
+    int depth = 0;
+    bool in_fields = false;  // inside the top-level "fields" object
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n') {
+        const char c = text[i];
+        if (c == '\n') {
             ++line;
             line_start = i + 1;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth < 2) in_fields = false;
         }
-        if (text[i] != '"') continue;
+        if (c != '"') continue;
         const std::size_t open = i;
         for (++i; i < text.size() && text[i] != '"'; ++i)
             if (text[i] == '\\') ++i;
         if (i >= text.size()) break;
-        if (text.substr(open + 1, i - open - 1) != key) continue;
         const std::size_t after = text.find_first_not_of(" \t\r\n", i + 1);
-        if (after != std::string_view::npos && text[after] == ':') return std::pair{line, open - line_start + 1};
+        if (after == std::string_view::npos || text[after] != ':') continue;  // a value, not a key
+        const std::string_view name = text.substr(open + 1, i - open - 1);
+        if (depth == 1) in_fields = name == "fields";
+        else if (depth == 2 && in_fields && name == field) return std::pair{line, open - line_start + 1};
     }
     return std::nullopt;
 }

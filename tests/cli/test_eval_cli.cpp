@@ -280,22 +280,25 @@ TEST_CASE("eval: a field nothing reads is warned of at its key, the layer priced
     std::ifstream example(OPREC_TEST_DATA "/../examples/llama2-7b.json");
     const json doc = json::parse(example);
     const std::string fields = doc["fields"].dump();
-    // "epp" (for ep) on line 2, column 4.
-    const std::string text = "{\"fields\":\n  {\"epp\": 8, " + fields.substr(1) +
-                             ",\n \"switches\": " + doc["switches"].dump() + ", \"context\": " + doc["context"].dump() + "}\n";
+    // "epp" (for ep) on line 3, column 4; a context switch of that name before it is not the field.
+    json context = doc["context"];
+    context["switches"] = {{"epp", true}};  // on a layer that recomputes nothing: no effect
+    const std::string text = "{\"context\": " + context.dump() + ",\n\"fields\":\n  {\"epp\": 8, " +
+                             fields.substr(1) + ",\n \"switches\": " + doc["switches"].dump() + "}\n";
     testing::TempDir dir;
     const auto file = dir.write("typo.json", text);
     const auto plain = testing::run_oprec({"eval", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
     const auto run = testing::run_oprec({"eval", file.string()});
     CHECK(run.exit_code == 0);
-    CHECK(run.err == file.string() + ":2:4: warning: no field `epp` in the records' schema (did you mean `ep`?): "
+    CHECK(run.err == file.string() + ":3:4: warning: no field `epp` in the records' schema (did you mean `ep`?): "
                                      "the layer is priced without it\n");
     // The same bytes as without it (the table's first line names the file).
     CHECK(run.out.substr(run.out.find('\n')) == plain.out.substr(plain.out.find('\n')));
 
     const std::string line = json::parse(text).dump();
     const auto jsonl = testing::run_oprec({"eval", "--jsonl"}, line + "\n" + line + "\n");
-    const std::size_t col = line.find("\"epp\"") + 1;
+    const std::size_t col = line.find("\"epp\"", line.find("\"fields\"")) + 1;
+    REQUIRE(line.find("\"epp\"") + 1 < col);  // the context's switch comes first
     CHECK(jsonl.exit_code == 0);
     CHECK(jsonl.err == fmt::format("<stdin>:1:{0}: warning: no field `epp` in the records' schema (did you mean `ep`?): "
                                    "the layer is priced without it\n<stdin>:2:{0}: warning: no field `epp` in the "
