@@ -110,6 +110,11 @@ public:
     // formula reads, each with why and the nearest name: a misspelt field
     // is priced as if absent, so a document's reader warns of these.
     Named<std::string> unread_fields() const;
+    // The switches the layer states (its own, the context's) that the
+    // records do not have, each named by its place ("switches.sofmax",
+    // "context.switches.sofmax") with why and the nearest switch: a misspelt
+    // switch changes nothing, so a document's reader warns of these.
+    Named<std::string> unread_switches() const;
     // The field as stated; nullopt when it is not.
     std::optional<Field> field(std::string_view name) const;
     Named<Field> fields() const;

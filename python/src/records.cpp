@@ -79,6 +79,10 @@ BoundLayer warn_unread(BoundLayer b, const std::string& name) {
         const std::string message = name + ": " + why + ": the layer is priced without it";
         if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
     }
+    for (const auto& [path, why] : b.layer.unread_switches()) {
+        const std::string message = name + ": " + why + ": it changes nothing";
+        if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
+    }
     return b;
 }
 

@@ -173,6 +173,11 @@ def test_a_document_with_a_field_nothing_reads_warns_at_the_callers_line(records
         path.write_text(text)
         with pytest.warns(UserWarning, match="n_kv_heads"):
             records.layer_file(path)
+    doc = json.loads(LLAMA.read_text())
+    doc["switches"]["sofmax"] = 0
+    with pytest.warns(UserWarning, match=r"^sw\.json: no switch `sofmax` in the records \(did you mean `softmax`\?\): "
+                                         r"it changes nothing$"):
+        records.layer_json(json.dumps(doc), "sw.json")
     # A document whose every field the records know warns of nothing.
     import warnings
     with warnings.catch_warnings():

@@ -125,6 +125,23 @@ Named<std::string> Layer::unread_fields() const {
     return oprec::unread_fields(s.records->program, s.doc.fields);
 }
 
+Named<std::string> Layer::unread_switches() const {
+    const LayerState& s = *state_;
+    const std::vector<std::string>& known = s.records->program.switches;
+    Named<std::string> out;
+    const auto check = [&](const SwitchMap& stated, std::string_view place) {
+        for (const auto& entry : stated) {
+            if (std::find(known.begin(), known.end(), entry.first) != known.end()) continue;
+            std::string why = fmt::format("no switch `{}` in the records", entry.first);
+            if (auto near = closest_name(entry.first, known)) why += fmt::format(" (did you mean `{}`?)", *near);
+            out.emplace_back(fmt::format("{}.{}", place, entry.first), std::move(why));
+        }
+    };
+    check(s.doc.switches, "switches");
+    if (s.doc.context.switches) check(*s.doc.context.switches, "context.switches");
+    return out;
+}
+
 std::optional<Field> Layer::field(std::string_view name) const {
     const LayerState& s = *state_;
     if (is_context_value(name)) {

@@ -92,13 +92,21 @@ ordered_json slot_only(const ordered_json& report, const std::string& slot) {
     return out;
 }
 
-// Where the key `field` of the document's top-level "fields" object stands,
-// as {line, column} from 1; nullopt where an escape spells a name otherwise.
-// Strings are skipped whole; a switch or a value of that name is not it.
-std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view text, std::string_view field) {
-    std::size_t line = 1, line_start = 0;
-    int depth = 0;
-    bool in_fields = false;  // inside the top-level "fields" object
+// Where the key a dotted path names ("fields.epp", "context.switches.x")
+// stands in a JSON document, as {line, column} from 1; nullopt where an
+// escape spells a name otherwise. Strings are skipped whole, and a key is
+// matched with the keys of the objects around it, so a switch or a value
+// of the same name is not taken for a field.
+std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view text, std::string_view path) {
+    std::vector<std::string_view> want;
+    for (std::size_t at = 0;;) {
+        const std::size_t dot = path.find('.', at);
+        want.push_back(path.substr(at, dot == std::string_view::npos ? std::string_view::npos : dot - at));
+        if (dot == std::string_view::npos) break;
+        at = dot + 1;
+    }
+    std::vector<std::string_view> keys;  // the key at each depth down to here
+    std::size_t line = 1, line_start = 0, depth = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '\n') {
@@ -106,8 +114,8 @@ std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view te
             line_start = i + 1;
         } else if (c == '{' || c == '[') {
             ++depth;
-        } else if (c == '}' || c == ']') {
-            if (--depth < 2) in_fields = false;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
         }
         if (c != '"') continue;
         const std::size_t open = i;
@@ -115,25 +123,27 @@ std::optional<std::pair<std::size_t, std::size_t>> key_place(std::string_view te
             if (text[i] == '\\') ++i;
         if (i >= text.size()) break;
         const std::size_t after = text.find_first_not_of(" \t\r\n", i + 1);
-        if (after == std::string_view::npos || text[after] != ':') continue;  // a value, not a key
-        const std::string_view name = text.substr(open + 1, i - open - 1);
-        if (depth == 1) in_fields = name == "fields";
-        else if (depth == 2 && in_fields && name == field) return std::pair{line, open - line_start + 1};
+        if (after == std::string_view::npos || text[after] != ':' || depth == 0) continue;  // a value, not a key
+        keys.resize(depth - 1);
+        keys.push_back(text.substr(open + 1, i - open - 1));
+        if (keys == want) return std::pair{line, open - line_start + 1};
     }
     return std::nullopt;
 }
 
 // A warning on standard error for each field the layer states that the
-// schema does not declare and no formula reads: a misspelt field would
-// otherwise be priced as if absent, silently. `name` names the document;
-// `line` is its first line's number in what was read.
-void warn_unread_fields(const Layer& layer, std::string_view text, std::string_view name, std::size_t line = 1) {
-    for (const auto& [field, why] : layer.unread_fields()) {
-        const auto place = key_place(text, field);
+// schema does not declare and no formula reads, and each switch the records
+// do not have: a misspelt one would otherwise change the answer silently.
+// `name` names the document; `line` is its first line's number in what was read.
+void warn_unread(const Layer& layer, std::string_view text, std::string_view name, std::size_t line = 1) {
+    const auto warn = [&](const std::string& path, const std::string& why, std::string_view effect) {
+        const auto place = key_place(text, path);
         const std::string where = place ? fmt::format("{}:{}:{}", name, line + place->first - 1, place->second)
                                         : std::string(name);
-        std::cerr << fmt::format("{}: warning: {}: the layer is priced without it\n", where, why);
-    }
+        std::cerr << fmt::format("{}: warning: {}: {}\n", where, why, effect);
+    };
+    for (const auto& [field, why] : layer.unread_fields()) warn("fields." + field, why, "the layer is priced without it");
+    for (const auto& [path, why] : layer.unread_switches()) warn(path, why, "it changes nothing");
 }
 
 Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
@@ -173,7 +183,7 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
         } else {
             try {
                 Layer layer = records.layer(line, fmt::format("<stdin>:{}", number));
-                warn_unread_fields(layer, line, "<stdin>", number);
+                warn_unread(layer, line, "<stdin>", number);
                 apply_edits(layer, records, args.edits);
                 if (args.slot.empty()) {
                     Report report = report_of(layer, args);
@@ -240,7 +250,7 @@ int run(const EvalArgs& args) {
     std::optional<Layer> layer;
     try {
         layer = records->layer(*text, name);
-        warn_unread_fields(*layer, *text, name);
+        warn_unread(*layer, *text, name);
         apply_edits(*layer, *records, args.edits);
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';

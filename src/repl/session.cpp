@@ -447,6 +447,8 @@ std::vector<std::string> Session::load_layer(std::string_view file) {
     std::vector<std::string> warnings;  // a misspelt field would be priced as if absent, silently
     for (const auto& [field, message] : layer_->unread_fields())
         warnings.push_back(fmt::format("{}: {}: the layer is priced without it", file, message));
+    for (const auto& [path, message] : layer_->unread_switches())
+        warnings.push_back(fmt::format("{}: {}: it changes nothing", file, message));
     return warnings;
 }
 

@@ -110,6 +110,14 @@ TEST_CASE("unread_fields: what a document states that nothing reads, by the same
         {"total", "no field `total` in the records' schema"},
         {"zzz", "no field `zzz` in the records' schema"}};
     CHECK(layer.unread_fields() == expected);  // in the document's order; a stated name is never its own suggestion
+    // Switches the records do not have, the layer's own and the context's, by their place.
+    const oprec::Layer switches = records.layer(
+        R"({"switches": {"softmax": 0, "sofmax": 0}, "context": {"switches": {"attUp": 1, "zz": 1}}})");
+    const oprec::Named<std::string> unknown{
+        {"switches.sofmax", "no switch `sofmax` in the records (did you mean `softmax`?)"},
+        {"context.switches.zz", "no switch `zz` in the records"}};
+    CHECK(switches.unread_switches() == unknown);
+    CHECK(layer.unread_switches().empty());
     // Records with no schema cannot tell a misspelt name: nothing is said.
     std::ifstream shipped(records.source());
     std::string text((std::istreambuf_iterator<char>(shipped)), std::istreambuf_iterator<char>());

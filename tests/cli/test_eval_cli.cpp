@@ -290,19 +290,33 @@ TEST_CASE("eval: a field nothing reads is warned of at its key, the layer priced
     const auto plain = testing::run_oprec({"eval", OPREC_TEST_DATA "/../examples/llama2-7b.json"});
     const auto run = testing::run_oprec({"eval", file.string()});
     CHECK(run.exit_code == 0);
+    // (The context's switch of that name is no switch of the records: warned of at its own place.)
+    const std::size_t switch_col = text.find("\"epp\"") + 1;
     CHECK(run.err == file.string() + ":3:4: warning: no field `epp` in the records' schema (did you mean `ep`?): "
-                                     "the layer is priced without it\n");
+                                     "the layer is priced without it\n" +
+                         file.string() + ":1:" + std::to_string(switch_col) +
+                         ": warning: no switch `epp` in the records: it changes nothing\n");
     // The same bytes as without it (the table's first line names the file).
     CHECK(run.out.substr(run.out.find('\n')) == plain.out.substr(plain.out.find('\n')));
+    // A misspelt switch changes nothing either: warned of at its key, the context's too.
+    const auto sw = testing::run_oprec({"eval", "-"}, "{\"fields\": " + fields + ",\n\"switches\": {\"sofmax\": 0},\n"
+                                       "\"context\": {\"node\": \"SEL_REC_LAYER\", \"switches\": {\"dropuot\": 1}}}\n");
+    CHECK(sw.exit_code == 0);
+    CHECK(sw.err == "<stdin>:2:14: warning: no switch `sofmax` in the records (did you mean `softmax`?): it changes nothing\n"
+                    "<stdin>:3:51: warning: no switch `dropuot` in the records (did you mean `dropout`?): it changes nothing\n");
 
     const std::string line = json::parse(text).dump();
     const auto jsonl = testing::run_oprec({"eval", "--jsonl"}, line + "\n" + line + "\n");
     const std::size_t col = line.find("\"epp\"", line.find("\"fields\"")) + 1;
     REQUIRE(line.find("\"epp\"") + 1 < col);  // the context's switch comes first
     CHECK(jsonl.exit_code == 0);
-    CHECK(jsonl.err == fmt::format("<stdin>:1:{0}: warning: no field `epp` in the records' schema (did you mean `ep`?): "
-                                   "the layer is priced without it\n<stdin>:2:{0}: warning: no field `epp` in the "
-                                   "records' schema (did you mean `ep`?): the layer is priced without it\n", col));
+    const std::size_t switch_at = line.find("\"epp\"") + 1;
+    const auto warnings_at = [&](int n) {
+        return fmt::format("<stdin>:{0}:{1}: warning: no field `epp` in the records' schema (did you mean `ep`?): the "
+                           "layer is priced without it\n<stdin>:{0}:{2}: warning: no switch `epp` in the records: it "
+                           "changes nothing\n", n, col, switch_at);
+    };
+    CHECK(jsonl.err == warnings_at(1) + warnings_at(2));
 }
 
 TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval]") {
