@@ -1,7 +1,6 @@
 #include "hf/model.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -206,15 +205,10 @@ LayerDoc HfModel::layer(std::size_t index, const Strategy& strategy) const {
 
 bool HfModel::tied_embeddings() const {
     if (const auto stated = config_.flag("tie_word_embeddings")) return *stated;
-    // PretrainedConfig's default is True (GPT-2, OPT, BLOOM, Falcon, Gemma),
-    // and save_pretrained leaves out a True its class defaults to. These
-    // classes default to False; a config of theirs without the key was
-    // written by hand, and transformers reads it untied.
-    static constexpr std::array<std::string_view, 23> kUntied = {
-        "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2",
-        "deepseek_v3", "gpt_neox", "gptj", "phi", "phi3", "phimoe", "olmo", "olmo2", "olmoe", "granite",
-        "stablelm", "jamba", "dbrx", "nemotron"};
-    return std::find(kUntied.begin(), kUntied.end(), name_) == kUntied.end();
+    // Else its transformers config class's default, as the profiles state it:
+    // False for Llama and its kin; PretrainedConfig's True where none says
+    // (save_pretrained leaves out a True its class defaults to).
+    return model_default("tie_word_embeddings", Value::boolean(true)).truthy();
 }
 
 std::int64_t HfModel::kv_heads(std::int64_t heads) const {

@@ -130,7 +130,15 @@ TEST_CASE("the run defaults and each family's run and model defaults", "[hf][pro
     CHECK((run("default", "loss_parallel").is_bool() && run("default", "loss_parallel").b));
     CHECK(ps.run_defaults.size() == 13);
     CHECK(d.run.empty());
-    CHECK(d.model.empty());
+    // The default family's model defaults: Llama's kin untied (their transformers classes' default).
+    REQUIRE(d.model.size() == 3);
+    for (const ProfileSetting& m : d.model) {
+        CHECK(m.name == "tie_word_embeddings");
+        CHECK((m.value.is_bool() && !m.value.b));
+        CHECK_FALSE(m.matches.empty());
+    }
+    CHECK(d.model_default("tie_word_embeddings", "llama") != nullptr);
+    CHECK(d.model_default("tie_word_embeddings", "gemma") == nullptr);
     // the families' own
     CHECK(run("llama2", "grad_bytes").i == 2);
     CHECK(run("llama2", "grad_accumulation").b);
