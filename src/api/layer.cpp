@@ -122,7 +122,15 @@ std::optional<std::string> Layer::unknown_field(std::string_view name) const {
 
 Named<std::string> Layer::unread_fields() const {
     const LayerState& s = *state_;
-    return oprec::unread_fields(s.records->program, s.doc.fields);
+    // The usual answer first, by hashing: the messages and suggestions only
+    // where some field is not one the records read.
+    bool all_read = true;
+    for (const auto& entry : s.doc.fields.fields())
+        if (!s.records->readable.contains(entry.first) && !is_context_value(entry.first)) {
+            all_read = false;
+            break;
+        }
+    return all_read ? Named<std::string>{} : oprec::unread_fields(s.records->program, s.doc.fields);
 }
 
 Named<std::string> Layer::unread_switches() const {

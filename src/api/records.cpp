@@ -60,7 +60,13 @@ Records make(LoadResult loaded, std::string source, RunTier tier) {
     state->program = std::move(*loaded.program);
     state->modules = std::move(loaded.modules);
     state->files = std::move(loaded.files);
-    for (const FieldInfo& f : state->program.fields) state->schema.push_back({f.name, f.types, f.optional, f.context});
+    for (const FieldInfo& f : state->program.fields) {
+        state->schema.push_back({f.name, f.types, f.optional, f.context});
+        if (!f.context) state->readable.insert(f.name);
+    }
+    state->readable.insert(state->program.names.begin(), state->program.names.end());
+    state->readable.erase("total");
+    state->readable.erase("kv_shards");
     auto evaluator = std::make_unique<RecordsEvaluator>(state->program);
     evaluator->set_tier(tier);
     state->evaluator = std::move(evaluator);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "check/program.h"
@@ -32,6 +33,10 @@ struct RecordsState {
     std::vector<ast::Module> modules;
     std::vector<std::filesystem::path> files;  // parallel to modules
     std::vector<FieldDecl> schema;
+    // The names a layer may state that something reads (the schema's fields,
+    // the formulas' names; not total or kv_shards): Layer::unread_fields'
+    // quick answer, asked for every line of `eval --jsonl`.
+    std::unordered_set<std::string> readable;
 };
 
 struct LayerState {
