@@ -268,21 +268,33 @@ std::vector<Tok> broken(std::vector<Tok> toks, std::size_t indent, std::size_t w
         if (depth == 0 && toks[i].text == "=") eq = i;
     }
     if (eq + 1 >= toks.size() || toks.front().text == "kind") return toks;
-    // Already in parentheses, from `=` to the end?
+    // The formula ends where a setting's `matches` list begins: that list
+    // cannot be broken (a newline ends the setting), so it stays after the
+    // closing parenthesis. `matches` after an operand is the keyword; after
+    // an operator it is a name in the formula.
+    std::size_t end = toks.size();
+    depth = 0;
+    for (std::size_t i = eq + 1; i < toks.size() && end == toks.size(); ++i) {
+        if (is_open(toks[i].text)) ++depth;
+        if (is_close(toks[i].text)) --depth;
+        if (depth == 0 && i > eq + 1 && toks[i].text == "matches" && toks[i - 1].operand) end = i;
+    }
+    // Already in parentheses, from `=` to the formula's end?
     bool wrapped = toks[eq + 1].text == "(";
     depth = 0;
-    for (std::size_t i = eq + 1; wrapped && i < toks.size(); ++i) {
+    for (std::size_t i = eq + 1; wrapped && i < end; ++i) {
         if (is_open(toks[i].text)) ++depth;
-        if (is_close(toks[i].text) && --depth == 0 && i + 1 != toks.size()) wrapped = false;
+        if (is_close(toks[i].text) && --depth == 0 && i + 1 != end) wrapped = false;
     }
     if (!wrapped) {
+        toks.insert(toks.begin() + static_cast<std::ptrdiff_t>(end), Tok{TokKind::Code, true, ")", 0, 0, 1});
         toks.insert(toks.begin() + static_cast<std::ptrdiff_t>(eq + 1), Tok{TokKind::Code, false, "(", 0, 0, 1});
-        toks.push_back(Tok{TokKind::Code, true, ")", 0, 0, 1});
+        end += 2;
     }
     const Rendered one = render(toks, indent);
     Breaker breaker(toks, one.cols, width);
-    breaker.breaks = {eq + 2, toks.size() - 1};
-    breaker.split(eq + 2, toks.size() - 1, indent + 4, indent + 4);
+    breaker.breaks = {eq + 2, end - 1};
+    breaker.split(eq + 2, end - 1, indent + 4, indent + 4);
     std::vector<Tok> out;
     for (std::size_t i = 0; i < toks.size(); ++i) {
         if (breaker.breaks.contains(i)) out.push_back(Tok{TokKind::Newline, false, "\n", 0, 0, 0});

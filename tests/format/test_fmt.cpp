@@ -206,6 +206,29 @@ TEST_CASE("fmt's layout", "[fmt]") {
               "}\n");
         CHECK(fmt(out) == out);
     }
+    SECTION("a setting too long breaks its formula, never its `matches` list (a newline ends it)") {
+        const std::string text =
+            "profile p {\n    model qkv_bias = aaaaaaaaaa + bbbbbbbbbb if cccccccccc else dddddddddd "
+            "matches \"qwen2\", \"qwen2_moe\", \"qwen2_vl\", \"qwen3\"\n}\n";
+        const std::string out = fmt(text);
+        CHECK(out ==
+              "profile p {\n"
+              "    model qkv_bias = (\n"
+              "        aaaaaaaaaa + bbbbbbbbbb if cccccccccc else dddddddddd\n"
+              "    ) matches \"qwen2\", \"qwen2_moe\", \"qwen2_vl\", \"qwen3\"\n"
+              "}\n");
+        CHECK(fmt(out) == out);
+        // `matches` after an operator is a name in the formula, broken with it.
+        const std::string named = "default x = aaaaaaaaaa * bbbbbbbbbb + cccccccccc * dddddddddd + eeeeeeeeee * "
+                                  "ffffffffff + gggggggggg * matches\n";
+        CHECK(fmt(named) ==
+              "default x = (\n"
+              "    aaaaaaaaaa * bbbbbbbbbb\n"
+              "    + cccccccccc * dddddddddd\n"
+              "    + eeeeeeeeee * ffffffffff\n"
+              "    + gggggggggg * matches\n"
+              ")\n");
+    }
     SECTION("a file that does not parse is refused with its place") {
         const format::Formatted f = format::format_source("op a\nslot x in y {\n  bytes = (total\n", "bad.rec");
         REQUIRE_FALSE(f.ok());
