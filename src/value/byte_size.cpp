@@ -13,6 +13,14 @@ std::optional<double> parse_byte_size(std::string_view text) {
     std::size_t end = 0;
     while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' || text[end] == '_'))
         ++end;
+    // An exponent (1e11, 1.5e9): no unit begins with `e`.
+    if (end > 0 && end < text.size() && (text[end] == 'e' || text[end] == 'E')) {
+        std::size_t exp = end + 1;
+        if (exp < text.size() && (text[exp] == '+' || text[exp] == '-')) ++exp;
+        const std::size_t digits = exp;
+        while (exp < text.size() && std::isdigit(static_cast<unsigned char>(text[exp]))) ++exp;
+        if (exp > digits) end = exp;
+    }
     std::string number;
     for (char c : text.substr(0, end))
         if (c != '_') number += c;

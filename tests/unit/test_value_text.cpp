@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/layer.h"
+#include "value/byte_size.h"
 #include "value/text.h"
 
 using namespace oprec;
@@ -28,4 +29,19 @@ TEST_CASE("layer documents: an integer beyond 64 bits is an error at its place",
     } catch (const LayerDocError& e) {
         CHECK(std::string(e.what()) == "big.json:2:8: integer 100000000000000000000000 does not fit in 64 bits");
     }
+}
+
+TEST_CASE("byte sizes: units, underscores and the exponent form the messages offer", "[value]") {
+    CHECK(parse_byte_size("80GiB") == 80.0 * 1073741824.0);
+    CHECK(parse_byte_size("141GB") == 141e9);
+    CHECK(parse_byte_size("1_000") == 1000.0);
+    CHECK(parse_byte_size("1e11") == 1e11);
+    CHECK(parse_byte_size("1.5E9") == 1.5e9);
+    CHECK(parse_byte_size("8e+10 b") == 8e10);
+    CHECK(parse_byte_size("2e-3 KB") == 2.0);
+    CHECK(parse_byte_size("1e3GiB") == 1e3 * 1073741824.0);
+    CHECK_FALSE(parse_byte_size("1e"));      // no exponent digits: `e` is no unit
+    CHECK_FALSE(parse_byte_size("e9"));
+    CHECK_FALSE(parse_byte_size("1e400"));   // past a double
+    CHECK_FALSE(parse_byte_size("lots"));
 }
