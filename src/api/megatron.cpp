@@ -84,6 +84,21 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     FitStrategy s;
     s.layer.tp = a.tensor_model_parallel_size;
     s.layer.cp = a.context_parallel_size;
+    // The context-parallel algorithm each --cp-comm-type is: p2p the ring,
+    // a2a Ulysses, a2a+p2p the two nested (hybrid); allgather gathers the
+    // keys and values whole, as the records' ring prices them.
+    if (a.context_parallel_size > 1) {
+        auto algo = [](const std::string& type) {
+            return type == "a2a" ? "ulysses" : type == "a2a+p2p" ? "hybrid" : "ring";
+        };
+        s.layer.cp_algo = algo(a.cp_comm_type.front());
+        for (const std::string& type : a.cp_comm_type)
+            if (algo(type) != s.layer.cp_algo) {
+                notes.push_back(fmt::format("--cp-comm-type differs by layer: every layer priced as {} ({})",
+                                            a.cp_comm_type.front(), s.layer.cp_algo));
+                break;
+            }
+    }
     s.layer.sp = a.sequence_parallel;
     s.layer.ep = a.expert_model_parallel_size;
     s.layer.etp = a.expert_tensor_parallel_size;
@@ -100,7 +115,9 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     s.pp = a.pipeline_model_parallel_size;
     s.vpp = a.virtual_pipeline_model_parallel_size.value_or(1);
     s.gbs = a.global_batch_size;
-    if (a.use_megatron_fsdp || a.use_torch_fsdp2) {
+    if (a.use_torch_fsdp2) {
+        s.zero = 3;  // torch's fully_shard: weights, gradients and optimizer states
+    } else if (a.use_megatron_fsdp) {
         const std::string& how = a.data_parallel_sharding_strategy;
         s.zero = how == "optim" ? 1 : how == "optim_grads" ? 2 : how == "no_shard" ? 0 : 3;
     } else {

@@ -101,6 +101,8 @@ struct Args {
     std::int64_t data_parallel_size = 1;            // gpus / (tp * pp * cp)
     std::int64_t expert_data_parallel_size = 1;     // gpus / (etp * ep * pp)
     bool sequence_parallel = false;  // --sequence-parallel; false where tp = 1 (Megatron turns it off)
+    // --cp-comm-type: p2p | a2a | allgather | a2a+p2p, one for all layers or one a layer.
+    std::vector<std::string> cp_comm_type{"p2p"};
     // Interleaved schedule: chunks per pipeline rank, from
     // --num-layers-per-virtual-pipeline-stage, --num-virtual-stages-per-pipeline-rank
     // or --pipeline-model-parallel-layout; none where that gives 1.

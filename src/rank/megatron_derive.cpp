@@ -332,6 +332,23 @@ void derive(ParsedArgs& out, const Stated& st) {
         fail(out, "--recompute-granularity", "--recompute-granularity full needs --recompute-method (uniform or block)");
     if (a.recompute_method && !a.recompute_num_layers)
         fail(out, "--recompute-method", "--recompute-method needs --recompute-num-layers");
+    // TransformerConfig's own checks.
+    if (a.recompute_granularity == "selective" && a.recompute_num_layers)
+        fail(out, "--recompute-num-layers",
+             st.recompute_activations && stated(out, "--recompute-granularity")
+                 ? "--recompute-activations makes the recompute selective, and selective recompute takes no "
+                   "--recompute-num-layers"
+                 : "selective recompute takes no --recompute-num-layers");
+    if (a.recompute_granularity == "full" && a.recompute_method == "uniform" && a.recompute_num_layers == 0)
+        fail(out, "--recompute-num-layers",
+             "--recompute-num-layers 0 with --recompute-method uniform: groups of no layers (Megatron-LM's "
+             "loop would never advance)");
+
+    // Context parallelism: one communication type for every layer, or one a layer.
+    if (a.cp_comm_type.size() > 1 && static_cast<std::int64_t>(a.cp_comm_type.size()) != a.num_layers)
+        fail(out, "--cp-comm-type",
+             fmt::format("--cp-comm-type gives {} types: one for every layer, or one a layer (--num-layers {})",
+                         a.cp_comm_type.size(), a.num_layers));
 
     // Experts.
     a.moe_layer_pattern.assign(static_cast<std::size_t>(a.num_layers), 0);

@@ -150,6 +150,12 @@ std::vector<FlagSpec> make_table() {
              s.expert_tensor_parallel_size = true;
          }},
         on_off("--sequence-parallel", &Args::sequence_parallel),
+        {"--cp-comm-type", Arity::many,
+         [](Args& a, Stated&, const Values& v, const ValueReader& r) {
+             static const std::vector<std::string> types{"p2p", "a2a", "allgather", "a2a+p2p"};
+             a.cp_comm_type.clear();
+             for (const std::string& t : v) a.cp_comm_type.push_back(r.choice(t, types));
+         }},
         maybe_integer("--num-layers-per-virtual-pipeline-stage", &Args::num_layers_per_virtual_pipeline_stage),
         {"--num-virtual-stages-per-pipeline-rank", Arity::one,
          [](Args&, Stated& s, const Values& v, const ValueReader& r) {
@@ -309,7 +315,7 @@ const std::vector<std::string_view> ignored_names{
     "--tp-comm-overlap-cfg", "--tp-comm-bootstrap-backend", "--disable-tp-comm-overlap-ag",
     "--disable-tp-comm-overlap-rs", "--tp-comm-overlap-rs-dgrad", "--disable-tp-comm-bulk-dgrad",
     "--disable-tp-comm-bulk-wgrad", "--high-priority-stream-groups", "--hierarchical-context-parallel-sizes",
-    "--cp-comm-type", "--nccl-communicator-config-path", "--use-sharp", "--sharp-enabled-group",
+    "--nccl-communicator-config-path", "--use-sharp", "--sharp-enabled-group",
     "--use-ring-exchange-p2p", "--num-distributed-optimizer-instances", "--no-align-grad-reduce",
     "--ddp-pad-buckets-for-high-nccl-busbw", "--check-for-nan-in-grad", "--gradient-reduce-div-fusion",
     "--log-interval", "--logging-level", "--eval-interval", "--eval-iters", "--warmup", "--onnx-safe",

@@ -333,3 +333,26 @@ TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", 
     CHECK_THAT(error_of(small + "--num-experts 4 --moe-router-topk 8"),
                Catch::Contains("--moe-router-topk 8 is more than --num-experts 4"));
 }
+
+TEST_CASE("recompute layer counts and context-parallel types Megatron-LM would refuse", "[megatron][errors]") {
+    const std::string full = std::string(gpt_small) + "--recompute-granularity full ";
+    // TransformerConfig raises: selective recompute takes no layer count.
+    CHECK(error_of(std::string(gpt_small) + "--recompute-granularity selective --recompute-method uniform "
+                                            "--recompute-num-layers 2") ==
+          "job.sh:1:190: selective recompute takes no --recompute-num-layers");
+    CHECK(error_of(std::string(gpt_small) + "--recompute-activations --recompute-granularity full "
+                                            "--recompute-method block --recompute-num-layers 1")
+              .find("--recompute-activations makes the recompute selective") != std::string::npos);
+    // Uniform groups of no layers would never advance; block 0 recomputes none.
+    CHECK(error_of(full + "--recompute-method uniform --recompute-num-layers 0")
+              .find("--recompute-num-layers 0 with --recompute-method uniform") != std::string::npos);
+    CHECK(parse(full + "--recompute-method block --recompute-num-layers 0").args.recompute_num_layers == 0);
+    // --cp-comm-type: one of Megatron's four, once or once a layer.
+    CHECK(parse(std::string(gpt_small) + "--cp-comm-type a2a").args.cp_comm_type == std::vector<std::string>{"a2a"});
+    CHECK(parse(std::string(gpt_small)).args.cp_comm_type == std::vector<std::string>{"p2p"});
+    CHECK(error_of(std::string(gpt_small) + "--cp-comm-type bogus").find("--cp-comm-type expects one of") !=
+          std::string::npos);
+    CHECK(error_of(std::string(gpt_small) + "--cp-comm-type p2p a2a").find("--cp-comm-type gives 2 types") !=
+          std::string::npos);
+    CHECK_FALSE(listed(parse(std::string(gpt_small) + "--cp-comm-type a2a").ignored, "--cp-comm-type"));
+}
