@@ -206,7 +206,8 @@ void add_fit_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--ep", args->ep, "Expert-parallel degree (default 1)")->check(whole_number(1));
     cmd->add_option("--etp", args->etp, "Expert tensor-parallel degree (default 1)")->check(whole_number(1));
     cmd->add_option("--mbs", args->mbs, "Micro-batch size, sequences (default 1)")->check(whole_number(1));
-    cmd->add_option("--gbs", args->gbs, "Global batch size, sequences (default: one micro-batch per data-parallel rank)")
+    cmd->add_option("--gbs", args->gbs, "Global batch size, sequences (default: one micro-batch per data-parallel rank; "
+                                     "interleaved, the pp micro-batches it runs on each chunk in turn)")
         ->check(whole_number(1));
     cmd->add_option("--seq", args->seq, "Sequence length (default: the model's max_position_embeddings)")
         ->check(whole_number(1));

@@ -250,6 +250,13 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
                                       config_.has("num_key_value_heads") || !config_.has("multi_query")
                                           ? std::to_string(kv) : std::string("true"),
                                       config_.source()));
+        // Ulysses' all-to-all hands each rank whole key/value heads too
+        // (Transformer Engine asserts the heads split over cp).
+        if (s.cp_algo == CpAlgo::Ulysses && (wide || kv % tp_cp != 0))
+            throw HfError(fmt::format("--tp {} --cp {} with Ulysses CP: tp*cp = {} does not divide the key/value "
+                                      "heads ({}) in {}",
+                                      s.tp, s.cp, wide ? std::string("(beyond 64 bits)") : std::to_string(tp_cp), kv,
+                                      config_.source()));
     }
     if (s.ep > 1 && config_.count("num_experts").value_or(1) <= 1)  // as Megatron-LM asserts
         throw HfError(config_.has("num_experts")

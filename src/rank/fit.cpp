@@ -224,7 +224,14 @@ Fit RankModel::fit(const RankStrategy& s) const {
     const std::int64_t edp = s.gpus / *pp_ep_etp;
     const std::optional<std::int64_t> mbs_dp = product({mbs, dp});
     if (!mbs_dp) throw FitError(fmt::format("mbs * dp = {} * {} passes 64 bits", mbs, dp));
-    const std::int64_t gbs = s.gbs.value_or(*mbs_dp);
+    // Unstated, the batch is one micro-batch per data-parallel rank; under the
+    // interleaved schedule, the group of micro-batches it runs on each chunk
+    // in turn (pp unless stated), the least Megatron-LM runs.
+    const bool interleaved = s.schedule_or_default() == Schedule::Interleaved;
+    const std::int64_t group = s.vp_group.value_or(s.pp);
+    const std::optional<std::int64_t> least_gbs = interleaved ? product({*mbs_dp, group}) : mbs_dp;
+    if (!s.gbs && !least_gbs) throw FitError(fmt::format("mbs * dp * pp = {} * {} * {} passes 64 bits", mbs, dp, group));
+    const std::int64_t gbs = s.gbs.value_or(*least_gbs);
     if (gbs < 1 || gbs % *mbs_dp != 0)
         throw FitError(fmt::format("--gbs {} is not a multiple of mbs * dp = {} * {}", gbs, mbs, dp));
     const std::int64_t m = gbs / *mbs_dp;
@@ -234,8 +241,21 @@ Fit RankModel::fit(const RankStrategy& s) const {
     if (s.zero < 0 || s.zero > 3) throw FitError(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", s.zero));
     if (s.vpp > 1 && s.pp < 2)
         throw FitError(fmt::format("--vpp {} interleaves model chunks over pipeline stages: it needs --pp 2 or more", s.vpp));
+    // Chunks run only interleaved, and the interleaved schedule needs chunks:
+    // either alone would be priced as a schedule no framework runs.
+    if (s.schedule == Schedule::Interleaved && s.vpp < 2)
+        throw FitError("the interleaved schedule needs model chunks: --vpp 2 or more");
+    if (s.vpp > 1 && (s.schedule == Schedule::OneFOneB || s.schedule == Schedule::GPipe))
+        throw FitError(fmt::format("--vpp {} model chunks run only under the interleaved schedule, not {}", s.vpp,
+                                   schedule_name(*s.schedule)));
 
     const Layout layout = lay_out(model_.stack().size(), s);
+    // Megatron-LM runs a group of micro-batches on each chunk in turn and
+    // raises where the batch has fewer.
+    if (interleaved && m < group)
+        throw FitError(fmt::format("the interleaved schedule takes {} micro-batches in a row on each model chunk; the "
+                                   "batch gives {} (global batch {} / (micro-batch {} * dp {}))",
+                                   group, m, gbs, mbs, dp));
 
     const std::shared_ptr<const Prepared> prepared = prepare(layer_strategy);
     const std::vector<const KindFacts*>& facts = prepared->by_layer;

@@ -22,14 +22,15 @@ namespace {
 void mark_recompute(Chunk& c, const RankStrategy& s) {
     const std::size_t size = c.count;
     if (s.layer.recompute != hf::Recompute::Full) return;
-    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, s.recompute_layers.value_or(1)));
+    const std::int64_t stated = s.recompute_layers.value_or(1);
     if (s.recompute_method == RecomputeMethod::Uniform) {
+        const auto n = static_cast<std::size_t>(std::max<std::int64_t>(1, stated));
         c.uniform = true;
         c.group = n;
         c.recomputed_count = size;
         c.recompute_group = static_cast<std::int64_t>(std::min(n, size));
-    } else {
-        c.recomputed_count = std::min(n, size);
+    } else {  // block: the first n layers; 0 recomputes none, as Megatron-LM's loop does
+        c.recomputed_count = std::min(static_cast<std::size_t>(std::max<std::int64_t>(0, stated)), size);
     }
 }
 

@@ -267,3 +267,48 @@ TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[f
     CHECK(missing.exit_code == 2);
     CHECK(missing.err == "oprec fit: no-such-launch.sh: it cannot be opened\n");
 }
+
+TEST_CASE("fit: a launch command's FSDP and context-parallel type are priced as they run", "[fit][cli][megatron]") {
+    const std::string job = "--num-layers 12 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
+                            "--max-position-embeddings 4096 --micro-batch-size 4 --global-batch-size 32 "
+                            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --vocab-size 50304 --bf16";
+    auto fit = [&](const std::string& flags, const std::string& gpus) {
+        const auto r = oprec::testing::run_oprec({"fit", "--megatron-args", job + flags, "--gpus", gpus, "--format", "json"});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    // torch FSDP2 shards weights, gradients and optimizer states (it was priced unsharded).
+    CHECK(has(fit(" --use-torch-fsdp2", "8")["strategy"], " zero=3 "));
+    CHECK(has(fit("", "8")["strategy"], " zero=0 "));
+    // a2a is Ulysses, a2a+p2p the hybrid, p2p and allgather the ring (a2a was priced as the ring).
+    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type a2a", "16")["strategy"], " cp=2 ulysses "));
+    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type a2a+p2p", "16")["strategy"], " cp=2 hybrid "));
+    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type allgather", "16")["strategy"], " cp=2 ring "));
+    CHECK(has(fit(" --context-parallel-size 2", "16")["strategy"], " cp=2 ring "));
+    // Block recompute of no layers is no recompute.
+    const std::string block0 = " --recompute-granularity full --recompute-method block --recompute-num-layers 0";
+    CHECK(fit(block0, "8")["peak_bytes"] == fit("", "8")["peak_bytes"]);
+}
+
+TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-batches, are refused", "[fit][cli][errors]") {
+    Run r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --schedule interleaved", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "the interleaved schedule needs model chunks: --vpp 2 or more"));
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --vpp 2 --schedule 1f1b", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--vpp 2 model chunks run only under the interleaved schedule, not 1f1b"));
+    // Megatron-LM runs pp micro-batches in a row on each chunk.
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 2", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "the interleaved schedule takes 4 micro-batches in a row on each model chunk; the batch gives 2"));
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 4", true);
+    CHECK(r.status == 0);
+    // Ulysses hands each rank whole key/value heads: 8 of them do not split over cp 16.
+    r = run_fit_cli("fit " OPREC_TEST_DATA "/../examples/hf/llama-2-70b.json --seq 32768 --cp 16 --gpus 16 --cp-algo ulysses", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "tp*cp = 16 does not divide the key/value heads (8)"));
+    // Sizes in exponent form, as the message offers them.
+    r = run_fit_cli("fit " + kLlama + " --gpus 8 --tp 8 --device-memory 1e11", true);
+    CHECK(r.status == 0);
+}
