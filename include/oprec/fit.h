@@ -86,6 +86,9 @@ struct FitResult {
     // The model's parameter count, where the caller asked FitModel::parameters
     // for it; written as "parameters" when set.
     std::optional<Number> parameters;
+    // What the model states that nothing prices (a multimodal config's
+    // vision tower); written as "notes" when there are any.
+    std::vector<std::string> notes;
     // docs/fit.md's schema: {"stages": [{"stage", "layers", "total_bytes",
     // "terms": {...}, "beside": {...}}], "peak_bytes", "peak_stage",
     // "device_bytes", "fits", "margin_bytes", ...}; indent < 0: one line.

@@ -47,7 +47,7 @@ def device_bytes(size: Union[str, int, float]) -> float:
     if isinstance(size, bool) or not isinstance(size, (str, int, float)):
         raise ValueError(f"device_memory={size!r}: expected bytes, e.g. 80 * 2**30 or '80GiB'")
     if isinstance(size, str):
-        m = re.fullmatch(r"\s*([\d_.]+)\s*([A-Za-z]*)\s*", size)
+        m = re.fullmatch(r"\s*([\d_.]+(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*", size)
         unit = m and _UNITS.get(m.group(2).lower())
         try:
             value = float(m.group(1).replace("_", "")) * unit if m and unit else math.nan
@@ -163,7 +163,10 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
                        untied=untied, vocab=vocab, device_bytes=device)
     except LayerError as e:
         raise _in_python_words(e) from None
-    return FitResult(json.loads(out))
+    result = FitResult(json.loads(out))
+    for note in result.get("notes", ()):  # what the config states that nothing prices
+        warnings.warn(note, stacklevel=2)
+    return result
 
 
 def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated",

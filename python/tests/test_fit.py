@@ -163,3 +163,25 @@ def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
     # No vocabulary: priced as 0 it once left out the embedding and the loss.
     with pytest.raises(ValueError, match="the vocabulary size is unknown; add --vocab-size N"):
         oprec.fit_megatron(flags.replace(" --vocab-size 32000", ""), gpus=1)
+
+
+def test_a_multimodal_config_is_its_text_model_and_warns_of_its_vision_tower() -> None:
+    text = json.loads(LLAMA.read_text())
+    del text["tie_word_embeddings"]  # LlamaConfig's default (untied) holds, not the wrapper's
+    llava = {"model_type": "llava", "text_config": text,
+             "vision_config": {"model_type": "clip_vision_model", "hidden_size": 1024, "num_hidden_layers": 24}}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = oprec.fit(llava, tp=2)
+    assert [str(w.message) for w in caught] == [
+        "`vision_config`: the vision tower is not priced, only the text model"]
+    assert caught[0].filename == __file__  # at the caller's line
+    assert got["parameters"] == 6738415616
+    assert got["stages"] == oprec.fit(LLAMA, tp=2)["stages"]
+
+
+def test_device_memory_takes_the_exponent_form() -> None:
+    assert oprec.fit(LLAMA, tp=8, device_memory="1e11")["device_bytes"] == 1e11
+    assert oprec.fit(LLAMA, tp=8, device_memory="1.5E9 b")["device_bytes"] == 1.5e9
+    with pytest.raises(ValueError, match="device_memory='1e'"):
+        oprec.fit(LLAMA, device_memory="1e")

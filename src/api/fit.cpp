@@ -144,6 +144,9 @@ FitResult FitModel::fit(const FitStrategy& strategy) const {
         const rank::Fit f = state_->rank.fit(detail::internal(strategy));
         FitResult out;
         out.model = state_->description;
+        for (const std::string& tower : state_->model.config().other_towers())
+            out.notes.push_back(fmt::format("`{}`: the {} tower is not priced, only the text model", tower,
+                                            tower.substr(0, tower.find('_'))));
         out.strategy = f.strategy;
         out.dp = f.dp;
         out.micro_batches = f.micro_batches;
@@ -239,6 +242,12 @@ std::string FitResult::to_json(int indent) const {
     if (parameters) {
         w.key("parameters");
         w.value(detail::to_value(*parameters));
+    }
+    if (!notes.empty()) {
+        w.key("notes");
+        w.begin_array();
+        for (const std::string& note : notes) w.string(note);
+        w.end_array();
     }
     w.key("peak_bytes");
     w.value(Value::real(peak_bytes));

@@ -141,14 +141,24 @@ void HfConfig::fail(std::string_view canonical, const std::string& what) const {
 }
 
 std::string HfConfig::model_type() const {
-    auto top = doc_.find("model_type");
-    if (top != doc_.end() && top->is_string()) return visible(top->get<std::string>());
     auto text = doc_.find("text_config");
     if (text != doc_.end() && text->is_object()) {
         auto inner = text->find("model_type");
-        if (inner != text->end() && inner->is_string()) return visible(inner->get<std::string>());
+        if (inner != text->end() && inner->is_string() && !inner->get<std::string>().empty())
+            return visible(inner->get<std::string>());
     }
+    auto top = doc_.find("model_type");
+    if (top != doc_.end() && top->is_string()) return visible(top->get<std::string>());
     return "";
+}
+
+std::vector<std::string> HfConfig::other_towers() const {
+    std::vector<std::string> out;
+    for (const char* key : {"vision_config", "audio_config", "speech_config"}) {
+        auto it = doc_.find(key);
+        if (it != doc_.end() && it->is_object() && !it->empty()) out.emplace_back(key);
+    }
+    return out;
 }
 
 std::optional<std::int64_t> HfConfig::count(std::string_view canonical, bool positive) const {

@@ -32,9 +32,14 @@ public:
 
     const std::string& source() const { return source_; }
 
-    // The name that chooses the family: the top-level `model_type` (else the
-    // text tower's), "" when neither states one.
+    // The name that chooses the family and the model's defaults: the text
+    // tower's `model_type` (a multimodal wrapper's text_config, what is
+    // priced; transformers ties its embeddings by it too), else the
+    // top-level one, "" when neither states one.
     std::string model_type() const;
+    // The towers beside the text model a multimodal config states
+    // (`vision_config`, `audio_config`), which nothing prices.
+    std::vector<std::string> other_towers() const;
 
     // The key as the file spells it, where the canonical key was found
     // ("text_config.n_routed_experts"); the first alias when absent.

@@ -68,6 +68,7 @@ std::string fit_text(const FitResult& r, std::string_view source, std::string_vi
     out += fmt::format("\npeak: stage {}, {} of {}: {}\n", r.peak_stage, gib(r.peak_bytes), gib(r.device_bytes),
                        r.fits ? fmt::format("fits, {} to spare", gib(margin))
                               : fmt::format("does not fit, {} over", gib(-margin)));
+    for (const std::string& note : r.notes) out += "note: " + note + "\n";
     return out;
 }
 

@@ -312,3 +312,26 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     r = run_fit_cli("fit " + kLlama + " --gpus 8 --tp 8 --device-memory 1e11", true);
     CHECK(r.status == 0);
 }
+
+TEST_CASE("fit: a multimodal config is its text model, and says its other towers are not priced", "[fit][cli][hf]") {
+    // LLaVA-1.5-7B's layout: a Llama text_config (LlamaConfig: untied) inside
+    // a wrapper whose own class would tie; transformers ties by the text config.
+    std::ifstream in(kLlama);
+    nlohmann::json text = nlohmann::json::parse(in);
+    text.erase("tie_word_embeddings");
+    const nlohmann::json llava = {{"model_type", "llava"},
+                                  {"text_config", text},
+                                  {"vision_config", {{"model_type", "clip_vision_model"}, {"hidden_size", 1024},
+                                                     {"num_hidden_layers", 24}, {"num_attention_heads", 16}}}};
+    oprec::testing::TempDir dir;
+    const std::string path = dir.write("config.json", llava.dump()).string();
+    const nlohmann::json j = fit_json(path);
+    CHECK(j["parameters"] == 6738415616);  // Llama-2-7B's, untied
+    CHECK(j["stages"] == fit_json(kLlama)["stages"]);
+    CHECK(j["model"].get<std::string>().rfind("llama (profile default)", 0) == 0);
+    REQUIRE(j["notes"].size() == 1);
+    CHECK(j["notes"][0] == "`vision_config`: the vision tower is not priced, only the text model");
+    const Run table = run_fit_cli("fit " + path);
+    CHECK(has(table.out, "note: `vision_config`: the vision tower is not priced, only the text model\n"));
+    CHECK_FALSE(fit_json(kLlama).contains("notes"));
+}

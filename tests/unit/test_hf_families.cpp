@@ -163,10 +163,13 @@ profile default {
 
 TEST_CASE("no family is recognised by name in the HF path's C++", "[hf][families][profiles]") {
     // Every profile's name and prefixes are data; none may appear as a string
-    // literal in src/hf/ (where `contains(name, "qwen3")` used to be).
+    // literal in src/hf/ (where `contains(name, "qwen3")` used to be). A
+    // prefix is sought as a literal's start (`"qwen3` in "qwen3_moe"); a
+    // name, which is looked up whole, as a whole literal (`"vision"`, not
+    // the config key "vision_config").
     std::vector<std::string> words;
     for (const OpProfile& p : shipped().profiles.families) {
-        if (p.name != "default") words.push_back("\"" + p.name);
+        if (p.name != "default") words.push_back("\"" + p.name + "\"");
         for (const std::string& m : p.matches) words.push_back("\"" + m);
     }
     for (const auto& entry : std::filesystem::directory_iterator(kRoot + "/src/hf")) {
@@ -174,7 +177,7 @@ TEST_CASE("no family is recognised by name in the HF path's C++", "[hf][families
         std::stringstream text;
         text << in.rdbuf();
         for (const std::string& w : words) {
-            INFO(entry.path().filename().string() << " holds " << w << "\"");
+            INFO(entry.path().filename().string() << " holds " << w);
             CHECK(text.str().find(w) == std::string::npos);
         }
     }
