@@ -1,6 +1,8 @@
 #include "code/compile.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -89,6 +91,10 @@ NodeId Compiler::list_node(Op op, const std::vector<ast::Expr>& kids, const Comp
     std::vector<NodeId> ids;
     ids.reserve(kids.size());
     for (const ast::Expr& k : kids) ids.push_back(node(k, scope));
+    // The parser bounds a chain's operands (kMaxChainOperands) and the
+    // compiler a call's arguments (64) to the node's 16-bit count.
+    if (ids.size() > std::numeric_limits<std::uint16_t>::max())
+        throw std::length_error("an operand list longer than a node's count holds");
     Node n{op, static_cast<std::uint16_t>(ids.size()), static_cast<std::uint32_t>(code_.lists.size()), 0, c};
     code_.lists.insert(code_.lists.end(), ids.begin(), ids.end());
     return code_.add(n, span);

@@ -343,6 +343,15 @@ ast::Expr AstBuilder::expr(P::ExprContext* ctx) {
     return e;
 }
 
+// A comparison or and/or chain is one flat node of all its operands (no
+// level each: nothing recurses on it), whose count is 16 bits: a chain of
+// 65,536 once lost the operands past it and gave a wrong value.
+std::optional<ast::Expr> AstBuilder::chain_too_long(P::ExprContext* ctx, std::size_t operators, const char* example) {
+    if (operators + 1 <= kMaxChainOperands) return std::nullopt;
+    return too_deep(ctx, fmt::format("a chain like {} of {} operands: at most {}", example, operators + 1,
+                                     kMaxChainOperands));
+}
+
 // Left-associative chains of one precedence level: a - b - c is (a - b) - c.
 // The parse tree leans left, one node per operator; it is walked down its
 // left edge without recursion, so a long chain costs no stack. Each node spans
@@ -378,6 +387,7 @@ ast::Expr AstBuilder::arith_chain(P::ExprContext* ctx) {
 ast::Expr AstBuilder::comparison(P::ExprContext* ctx) {
     std::vector<P::ExprContext*> spine{ctx};
     while (is<P::CompareExprContext>(child(spine.back(), 0))) spine.push_back(child(spine.back(), 0));
+    if (const auto refused = chain_too_long(ctx, spine.size(), "a < b < c")) return *refused;
     ast::Expr e;
     e.kind = ast::ExprKind::Compare;
     e.span = span(ctx);
@@ -398,6 +408,7 @@ ast::Expr AstBuilder::logical(P::ExprContext* ctx) {
     const std::type_info& level = typeid(*ctx);
     std::vector<P::ExprContext*> spine{ctx};
     while (typeid(*child(spine.back(), 0)) == level) spine.push_back(child(spine.back(), 0));
+    if (const auto refused = chain_too_long(ctx, spine.size(), is<P::AndExprContext>(ctx) ? "a and b and c" : "a or b or c")) return *refused;
     ast::Expr e;
     e.kind = is<P::AndExprContext>(ctx) ? ast::ExprKind::And : ast::ExprKind::Or;
     e.span = span(ctx);

@@ -1,6 +1,7 @@
 // ANTLR's parse tree -> our AST. Used only by parse.cpp, while the tree lives.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "RecParser.h"
@@ -32,6 +33,7 @@ private:
     ast::Expr group(P::ExprContext* ctx);
     ast::Expr expr(P::ExprContext* ctx);
     ast::Expr arith_chain(P::ExprContext* ctx);
+    std::optional<ast::Expr> chain_too_long(P::ExprContext* ctx, std::size_t operators, const char* example);
     ast::Expr comparison(P::ExprContext* ctx);
     ast::Expr logical(P::ExprContext* ctx);
     ast::Expr call(P::CallExprContext* ctx);

@@ -18,6 +18,9 @@ inline constexpr int kMaxNesting = 200;
 // The deepest expression tree, counting each operator of a chain (a + b + c
 // is ((a + b) + c)) as a level: the stages after the parser recurse on it.
 inline constexpr int kMaxTreeDepth = 1000;
+// The most operands of a comparison or and/or chain (a < b < c, a or b or
+// c): one flat node, not a level each, but its count is 16 bits.
+inline constexpr std::size_t kMaxChainOperands = 65535;
 // Characters the language does not have: past this many, a file is not
 // records (binary data, say), and reading on would only repeat the error.
 inline constexpr std::size_t kMaxJunk = 1000;

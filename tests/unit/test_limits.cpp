@@ -248,3 +248,29 @@ TEST_CASE("limits: a parse on a thread with a small stack does not overflow it",
     pthread_attr_destroy(&attr);
     CHECK(job.parsed == std::vector<bool>{true, true, true, true, true});
 }
+
+TEST_CASE("limits: a comparison or and/or chain holds at most 65,535 operands", "[limits]") {
+    // 65,536 operands once passed the node's 16-bit count: `0 or ... or x`
+    // gave 0, `0 == ... == 1` True. The chains come as --jsonl lines (an
+    // argument that long is past the kernel's limit).
+    for (const auto& chained : {std::pair{" or ", "a or b or c"}, {" and ", "a and b and c"}, {" == ", "a < b < c"}}) {
+        const std::string op = chained.first, example = chained.second;  // (clang 14 captures no structured binding)
+        INFO(op);
+        auto chain = [&](int operators) {
+            std::string text = "0";
+            for (int i = 0; i < operators; ++i) text += op + std::string("x");
+            return text;
+        };
+        auto line = [&](int operators) { return "{\"expr\": \"" + chain(operators) + "\", \"bindings\": {\"x\": 7}}\n"; };
+        const auto r = run_oprec({"calc", "--jsonl"}, line(65535) + line(65534));
+        CHECK(r.exit_code == 1);  // a line refused, the others answered
+        const auto newline = r.out.find('\n');
+        REQUIRE(newline != std::string::npos);
+        CHECK(r.out.substr(0, newline).find(fmt::format("a chain like {} of 65536 operands: at most 65535", example)) !=
+              std::string::npos);
+        const std::string value = op == " or "    ? "\"type\":\"int\",\"value\":7"
+                                  : op == " and " ? "\"type\":\"int\",\"value\":0"
+                                                  : "\"type\":\"bool\",\"value\":false";
+        CHECK(r.out.substr(newline + 1).find(value) != std::string::npos);
+    }
+}
