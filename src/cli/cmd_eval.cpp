@@ -1,6 +1,7 @@
 // oprec eval: price one layer (or a stream of them) through the public API:
 // the records loaded once, each layer bound once and priced from there.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -146,6 +147,31 @@ void warn_unread(const Layer& layer, std::string_view text, std::string_view nam
     for (const auto& [path, why] : layer.unread_switches()) warn(path, why, "it changes nothing");
 }
 
+// A float past its range prices a part at inf or nan, as Python does: the
+// bytes are printed as computed, and a warning says there is no usable
+// answer (exit 1), never a silent inf. `slot`: only that slot's bytes count.
+// A part that cannot be priced at all is the report's error, not this.
+bool warn_non_finite(const Layer& layer, std::string_view name, const std::string& slot = {}) {
+    std::vector<std::string> found;
+    try {
+        if (!slot.empty()) {
+            const Number bytes = layer.slot(slot);
+            if (!std::isfinite(bytes.to_double())) found.push_back("slot " + slot + " " + bytes.repr());
+        } else {
+            for (const auto& [part, bytes] : layer.parts())
+                if (!std::isfinite(bytes.to_double())) found.push_back(part + " " + bytes.repr());
+        }
+    } catch (const std::exception&) {
+        return false;
+    }
+    if (found.empty()) return false;
+    std::string list;
+    for (const std::string& f : found) list += (list.empty() ? "" : ", ") + f;
+    std::cerr << fmt::format("{}: warning: bytes past a float's range ({}), as Python computes them: no usable "
+                             "answer\n", name, list);
+    return true;
+}
+
 Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
     ReportOptions options;
     if (!args.only.empty()) options.only = args.only;
@@ -195,6 +221,7 @@ int run_jsonl(const Records& records, const EvalArgs& args) {
                     failed = failed || has_error(doc);
                     out = json_text(doc);
                 }
+                if (warn_non_finite(layer, fmt::format("<stdin>:{}", number), args.slot)) failed = true;
             } catch (const LayerError& e) {  // a bad document or edit: this line only
                 // The document is this one line: "<stdin>:5:1:285:" is line 5, column 285.
                 std::string message = e.what();
@@ -262,9 +289,10 @@ int run(const EvalArgs& args) {
     }
     const bool as_written = args.format == "json" && args.slot.empty();  // printed as the API writes it
     const Report priced = report_of(*layer, args, as_written ? 2 : -1);
+    const bool non_finite = warn_non_finite(*layer, name, args.slot);
     if (as_written) {
         std::cout << priced.json << '\n';
-        return priced.complete ? kOk : kProblems;
+        return priced.complete && !non_finite ? kOk : kProblems;
     }
     const ordered_json report = ordered_json::parse(priced.json);  // the slot and the table read it
     if (!args.slot.empty()) {
@@ -277,16 +305,18 @@ int run(const EvalArgs& args) {
             if (bytes.is_object() && bytes.contains("error"))
                 std::cout << fmt::format("{}: error: {} [{}]\n", args.slot, bytes["error"].value("message", ""),
                                          bytes["error"].value("kind", ""));
+            else if (const std::string human = human_cell(bytes); !human.empty())
+                std::cout << fmt::format("{}: {} bytes ({})\n", args.slot, bytes_cell(bytes), human);
             else
-                std::cout << fmt::format("{}: {} bytes ({})\n", args.slot, bytes_cell(bytes), human_cell(bytes));
+                std::cout << fmt::format("{}: {} bytes\n", args.slot, bytes_cell(bytes));
         }
-        return has_error(doc) ? kProblems : kOk;
+        return has_error(doc) || non_finite ? kProblems : kOk;
     }
     const std::optional<Field> micro = layer->field("micro_factor");
     const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
     std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
                                       factor != nullptr ? factor->repr() : "?"}, *layer);
-    return priced.complete ? kOk : kProblems;
+    return priced.complete && !non_finite ? kOk : kProblems;
 }
 
 }  // namespace

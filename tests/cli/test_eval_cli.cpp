@@ -334,6 +334,31 @@ TEST_CASE("eval --slot: the bytes, or the error's message and kind", "[cli][eval
     CHECK(none.exit_code == 1);
 }
 
+TEST_CASE("eval: bytes past a float's range are printed as computed, warned of, exit 1", "[cli][eval]") {
+    // Python gives inf too; it was printed as a normal answer, exit 0, and the slot line read "inf bytes ()".
+    const std::string layer = OPREC_TEST_DATA "/../examples/llama2-7b.json";
+    const std::string warning = ": warning: bytes past a float's range (";
+    const auto slot = testing::run_oprec({"eval", "--slot", "qkv", "--set", "h=1e308", layer});
+    CHECK(slot.out == "qkv: inf bytes\n");
+    CHECK(slot.err == layer + warning + "slot qkv inf), as Python computes them: no usable answer\n");
+    CHECK(slot.exit_code == 1);
+    const auto table = testing::run_oprec({"eval", "--set", "h=1e308", layer});
+    CHECK(table.err == layer + warning + "attention inf, ffn inf, norm inf), as Python computes them: no usable answer\n");
+    CHECK(table.exit_code == 1);
+    const auto json = testing::run_oprec({"eval", "--format", "json", "--set", "h=1e308", layer});
+    CHECK(json.out.find("\"bytes\": \"inf\"") != std::string::npos);
+    CHECK(json.exit_code == 1);
+    const std::string doc = testing::read_text(layer);
+    std::string line;
+    for (char c : doc) if (c != '\n') line += c;
+    const auto jsonl = testing::run_oprec({"eval", "--jsonl", "--set", "h=1e308"}, line + "\n");
+    CHECK(jsonl.err.rfind("<stdin>:1" + warning, 0) == 0);
+    CHECK(jsonl.exit_code == 1);
+    const auto finite = testing::run_oprec({"eval", layer});
+    CHECK(finite.err.empty());
+    CHECK(finite.exit_code == 0);
+}
+
 TEST_CASE("eval: a float has the same digits however it is printed", "[cli][eval]") {
     // 2073600000000000.0: Python's repr; nlohmann's dump would write 2.0736e+15.
     const std::string layer = OPREC_TEST_DATA "/../examples/llama2-7b.json";
