@@ -12,6 +12,7 @@
 #include "model/field_check.h"
 #include "model/layer_settings.h"
 #include "model/report.h"
+#include "value/format.h"
 #include "value/json_writer.h"
 
 namespace oprec {
@@ -140,7 +141,7 @@ Named<std::string> Layer::unread_switches() const {
     const auto check = [&](const SwitchMap& stated, std::string_view place) {
         for (const auto& entry : stated) {
             if (std::find(known.begin(), known.end(), entry.first) != known.end()) continue;
-            std::string why = fmt::format("no switch `{}` in the records", entry.first);
+            std::string why = fmt::format("no switch {} in the records", quoted_name(entry.first));
             if (auto near = closest_name(entry.first, known)) why += fmt::format(" (did you mean `{}`?)", *near);
             out.emplace_back(fmt::format("{}.{}", place, entry.first), std::move(why));
         }
@@ -188,7 +189,7 @@ Field parse_field(std::string_view text) {
 
 std::string field_repr(const Field& field) {
     if (const Number* n = std::get_if<Number>(&field)) return n->repr();
-    if (const std::string* s = std::get_if<std::string>(&field)) return "'" + *s + "'";
+    if (const std::string* s = std::get_if<std::string>(&field)) return str_repr(*s);
     return "None";
 }
 
@@ -196,7 +197,7 @@ void Layer::set_switch(std::string_view name, std::optional<bool> keep) {
     LayerState& s = *state_;
     const std::vector<std::string>& known = s.records->program.switches;
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-        std::string msg = fmt::format("unknown switch `{}`", name);
+        std::string msg = fmt::format("unknown switch {}", quoted_name(name));
         if (auto near = closest_name(name, known)) msg += fmt::format(" (did you mean `{}`?)", *near);
         throw LayerError(msg);
     }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
+#include "value/format.h"
 
 namespace oprec {
 
@@ -31,7 +32,7 @@ void check_field_types(const LayerConfig& fields, const Program& program, std::s
         if (field == nullptr || field->context) continue;
         if (std::find(field->types.begin(), field->types.end(), "str") != field->types.end()) continue;
         throw LayerDocError(std::string(source_name) + ": fields." + name + ": expected " +
-                            alternatives(field->types) + ", got a string ('" + *text + "')");
+                            alternatives(field->types) + ", got a string (" + str_repr(*text) + ")");
     }
 }
 
@@ -72,7 +73,7 @@ std::optional<std::string> not_a_field(const Program& program, const LayerConfig
     each_settable(program, stated, [&](const std::string& n) { known.push_back(n); });
     known.insert(known.end(), kContextValues.begin(), kContextValues.end());
     const auto near = closest_name(name, known);
-    return fmt::format("no field `{}` in the records' schema{}", name, near ? " (did you mean `" + *near + "`?)" : "");
+    return fmt::format("no field {} in the records' schema{}", quoted_name(name), near ? " (did you mean `" + *near + "`?)" : "");
 }
 }  // namespace
 

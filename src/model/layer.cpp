@@ -6,13 +6,15 @@
 #include <set>
 
 #include "model/layer_doc_fast.h"
+#include "value/format.h"
 #include "value/text.h"
 
 namespace oprec {
 
 namespace {
 
-std::string in_quotes(std::string_view name) { return "'" + std::string(name) + "'"; }
+// Python's repr of a name or text from the document: quoted and escaped as the reference's messages are.
+std::string in_quotes(std::string_view name) { return str_repr(name); }
 
 [[noreturn]] void throw_missing(std::string_view name) { throw EvalError(ErrorKind::MissingField, missing_field_message(name)); }
 

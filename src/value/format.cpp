@@ -1,5 +1,6 @@
 #include "value/format.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -123,6 +124,49 @@ std::string to_json_text(Value v) {
     std::string out;
     append_json_text(out, v);
     return out;
+}
+
+std::string str_repr(std::string_view s) {
+    const char quote = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos ? '"' : '\'';
+    static constexpr char kHex[] = "0123456789abcdef";
+    auto hex = [&](std::string& out, unsigned c) {
+        out += "\\x";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    };
+    std::string out(1, quote);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            hex(out, c);
+        } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xa0 &&
+                   static_cast<unsigned char>(s[i + 1]) >= 0x80) {
+            hex(out, static_cast<unsigned char>(s[++i]));  // U+0080..U+009F, the C1 controls (CSI among them)
+        } else {
+            out += static_cast<char>(c);  // printable ASCII, and other UTF-8 as it is
+        }
+    }
+    out += quote;
+    return out;
+}
+
+std::string quoted_name(std::string_view name) {
+    const std::string repr = str_repr(name);
+    // The repr escapes nothing but the quotes and backslashes of a plain name.
+    const bool plain = std::none_of(name.begin(), name.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f || u == 0xc2;
+    });
+    return plain ? "`" + std::string(name) + "`" : repr;
 }
 
 }  // namespace oprec

@@ -359,6 +359,19 @@ TEST_CASE("eval: bytes past a float's range are printed as computed, warned of, 
     CHECK(finite.exit_code == 0);
 }
 
+TEST_CASE("eval: a document's strings and names reach the terminal escaped, as Python's repr", "[cli][eval]") {
+    // A field's string value and an unknown key once printed an escape sequence raw (coloured the terminal).
+    testing::TempDir dir;
+    const auto value = testing::run_oprec({"eval", dir.write("v.json", R"({"fields": {"h": "a'b\nc\u001b[31mRED"}})").string()});
+    CHECK(value.err.find(R"(got a string ("a'b\nc\x1b[31mRED"))") != std::string::npos);
+    CHECK(value.err.find('\x1b') == std::string::npos);
+    CHECK(value.exit_code == 2);
+    const auto key = testing::run_oprec({"eval", dir.write("k.json", R"({"fields": {"h\u001b[31mX": 1}, "switches": {"s\u001b[2J": 1}})").string()});
+    CHECK(key.err.find(R"(no field 'h\x1b[31mX')") != std::string::npos);
+    CHECK(key.err.find(R"(no switch 's\x1b[2J')") != std::string::npos);
+    CHECK(key.err.find('\x1b') == std::string::npos);
+}
+
 TEST_CASE("eval: a float has the same digits however it is printed", "[cli][eval]") {
     // 2073600000000000.0: Python's repr; nlohmann's dump would write 2.0736e+15.
     const std::string layer = OPREC_TEST_DATA "/../examples/llama2-7b.json";

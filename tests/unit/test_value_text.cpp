@@ -4,6 +4,7 @@
 
 #include "model/layer.h"
 #include "value/byte_size.h"
+#include "value/format.h"
 #include "value/text.h"
 
 using namespace oprec;
@@ -44,4 +45,21 @@ TEST_CASE("byte sizes: units, underscores and the exponent form the messages off
     CHECK_FALSE(parse_byte_size("e9"));
     CHECK_FALSE(parse_byte_size("1e400"));   // past a double
     CHECK_FALSE(parse_byte_size("lots"));
+}
+
+TEST_CASE("str_repr: Python's repr of a str, so a user's text never reaches a terminal raw", "[value]") {
+    CHECK(str_repr("ring") == "'ring'");
+    CHECK(str_repr("it's") == "\"it's\"");
+    CHECK(str_repr("both ' and \"") == "'both \\' and \"'");
+    CHECK(str_repr("a\\b") == "'a\\\\b'");
+    CHECK(str_repr("a'b\nc\x1b[31mRED") == "\"a'b\\nc\\x1b[31mRED\"");  // the escape that coloured the terminal
+    CHECK(str_repr("\t\r\x7f") == "'\\t\\r\\x7f'");
+    CHECK(str_repr("\xc2\x9b" "2J") == "'\\x9b2J'");  // U+009B, the 8-bit CSI
+    CHECK(str_repr("h\xc3\xa9") == "'h\xc3\xa9'");   // printable UTF-8 as it is, as Python keeps it
+}
+
+TEST_CASE("quoted_name: a document's name in backticks, escaped where it holds a control character", "[value]") {
+    CHECK(quoted_name("epp") == "`epp`");
+    CHECK(quoted_name("h\x1b[31mX") == "'h\\x1b[31mX'");
+    CHECK(quoted_name("a\nb") == "'a\\nb'");
 }
