@@ -2,6 +2,7 @@
 // always false. W0111: a branch an enclosing condition rules out (`x if a
 // else (y if a else z)`: z is never taken). W0112: a constant subexpression
 // that is shorter written as its value (`2 * 3`, not `1 / 3`).
+#include <cmath>
 #include <fmt/format.h>
 
 #include "lint/checks.h"
@@ -118,11 +119,16 @@ private:
         if (e.kind == K::Unary && e.kids[0].kind == K::Literal) return true;  // -1 is how -1 is written
         auto v = constant_value(e);
         if (!v) return true;  // it fails when evaluated (1 / 0): W0109's, if anyone's
-        const std::string value = repr(*v);
+        // The value as a literal: inf is written 1e400 (Python reads it so);
+        // nan has no literal, so nothing shorter can be suggested.
+        if (v->is_float() && std::isnan(v->f)) return true;
+        const bool inf = v->is_float() && std::isinf(v->f);
+        const std::string value = inf ? (v->f > 0 ? "1e400" : "-1e400") : repr(*v);
         const std::string text = format::expr_source(e);
         if (value.size() >= text.size()) return true;  // 1 / 3 reads better than 0.3333333333333333
         Diagnostic& d = sink_.warn(code::kFoldable, e.span,
-                                   fmt::format("`{}` is the constant {}: write the value", text, value));
+                                   inf ? fmt::format("`{}` is the constant {}: write `{}`", text, repr(*v), value)
+                                       : fmt::format("`{}` is the constant {}: write the value", text, value));
         if (e.span.len < (1u << 16)) d.fix = FixIt{e.span, value, fmt::format("write `{}`", value)};
         return true;
     }

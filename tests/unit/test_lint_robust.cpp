@@ -135,9 +135,15 @@ TEST_CASE("lint robust: nesting 10,000 deep", "[lint][robust]") {
         CHECK(d.span.line == first_added_line());
         render_everything(r);
     }
-    // Flat lists are no nesting: a comparison chain, and/or of 100,000 operands.
-    CHECK(with_code(linted(kClean + "default flat = " + repeat("1 < ", n * 10) + "2\n"), "E0003").empty());
-    CHECK(with_code(linted(kClean + "default flat = " + repeat("1 and ", n * 10) + "2\n"), "E0003").empty());
+    // Flat lists are no nesting: a comparison chain, and/or of 65,535 operands
+    // (its node's count). Past it, refused: 100,000 were once accepted and
+    // their operands past 65,535 lost, a wrong value.
+    CHECK(with_code(linted(kClean + "default flat = " + repeat("1 < ", 65534) + "2\n"), "E0003").empty());
+    CHECK(with_code(linted(kClean + "default flat = " + repeat("1 and ", 65534) + "2\n"), "E0003").empty());
+    CHECK(only(linted(kClean + "default flat = " + repeat("1 < ", n * 10) + "2\n"), "E0003").message ==
+          "a chain like a < b < c of 100001 operands: at most 65535");
+    CHECK(only(linted(kClean + "default flat = " + repeat("1 and ", n * 10) + "2\n"), "E0003").message ==
+          "a chain like a and b and c of 100001 operands: at most 65535");
     // Just under the limits is fine.
     CHECK(with_code(linted(kClean + "default ok = " + repeat("-", 199) + "1\n"), "E0003").empty());
     CHECK(with_code(linted(kClean + "default ok = " + repeat("1 + ", 900) + "1\n"), "E0003").empty());

@@ -250,6 +250,13 @@ TEST_CASE("lint W0112: a constant subexpression worth folding", "[lint]") {
         INFO(fine);
         CHECK(with_code(linted(edit(kClean, "attMM = h\n", fine)), "W0112").empty());
     }
+    // inf and nan are no literals: inf is written 1e400 (the fix once wrote `inf`, a name), nan not at all.
+    const auto inf = linted(edit(kClean, "attMM = h\n", "attMM = h * (1e308 * 10)\n"));
+    const Diagnostic i = only(inf, "W0112");
+    CHECK(i.message == "`1e+308 * 10` is the constant inf: write `1e400`");
+    REQUIRE(i.fix);
+    CHECK(i.fix->replacement == "1e400");
+    CHECK(with_code(linted(edit(kClean, "attMM = h\n", "attMM = h * (1e308 * 10 - 1e308 * 10)\n")), "W0112").empty());
 }
 
 TEST_CASE("lint W0113: a formula not linear in total", "[lint]") {
