@@ -93,7 +93,7 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
                                                    : ast::VocabKind::OpVector;
         return ast::VocabDecl{kind, names(d->nameList()), span(d->kind)};
     }
-    if (auto* d = ctx->defaultDecl()) return ast::DefaultDecl{ident(d->name()), group(d->expr())};
+    if (auto* d = ctx->defaultDecl()) return ast::DefaultDecl{ident(d->name()), expression(d->expr())};
     if (auto* d = ctx->opDecl()) {
         ast::OpDecl op;
         op.name = ident(d->name());
@@ -122,13 +122,13 @@ ast::Decl AstBuilder::decl(P::DeclContext* ctx) {
     if (auto* d = ctx->runDecl()) return setting(false, d->getStart(), d->name(), d->expr());
     if (auto* d = ctx->profileDecl()) return profile(d);
     if (auto* d = ctx->termDecl())
-        return ast::TermDecl{d->kind->getText() == "beside", ident(d->name()), group(d->expr()), span(d->kind)};
+        return ast::TermDecl{d->kind->getText() == "beside", ident(d->name()), expression(d->expr()), span(d->kind)};
     auto* d = ctx->fnDecl();
     ast::FnDecl fn;
     auto ns = d->name();
     fn.name = ident(ns.front());
     for (std::size_t i = 1; i < ns.size(); ++i) fn.params.push_back(ident(ns[i]));
-    fn.body = group(d->expr());
+    fn.body = expression(d->expr());
     return fn;
 }
 
@@ -158,13 +158,13 @@ ast::SlotDecl AstBuilder::slot(P::SlotDeclContext* ctx) {
     s.name = ident(ctx->name(0));
     s.layer_part = ident(ctx->name(1));
     s.span = span(ctx->getStart());
-    if (ctx->expr() != nullptr) s.when = group(ctx->expr());
-    for (auto* e : ctx->slotEntry()) s.entries.push_back({ident(e->name()), group(e->expr())});
+    if (ctx->expr() != nullptr) s.when = expression(ctx->expr());
+    for (auto* e : ctx->slotEntry()) s.entries.push_back({ident(e->name()), expression(e->expr())});
     return s;
 }
 
 ast::SettingDecl AstBuilder::setting(bool model, antlr4::Token* keyword, P::NameContext* name, P::ExprContext* value) {
-    return {model, ident(name), group(value), span(keyword), {}};
+    return {model, ident(name), expression(value), span(keyword), {}};
 }
 
 ast::ProfileDecl AstBuilder::profile(P::ProfileDeclContext* ctx) {
@@ -263,7 +263,9 @@ py::CmpOp compare_op(const std::string& t) {
 
 }  // namespace
 
-ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return group(ctx); }
+// A whole expression: its top is no nesting, so 200 brackets or signs are
+// allowed, as the limit says ("deeper than 200 levels").
+ast::Expr AstBuilder::expression(P::ExprContext* ctx) { return expr(ctx); }
 
 // Deeper than the stages after the parser may recurse: reported once, at
 // the first place, and the expression is refused.

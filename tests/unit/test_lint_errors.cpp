@@ -77,9 +77,13 @@ TEST_CASE("lint E0003: nesting too deep", "[lint][errors]") {
     CHECK(d.message == "brackets nested deeper than 200 levels");
     CHECK(d.span.line == first_added_line());
     CHECK(d.span.col == 16 + 200);
-    // 199 brackets are fine.
-    CHECK(with_code(linted(kClean + "default deep = " + std::string(199, '(') + "1" + std::string(199, ')') + "\n"), "E0003")
+    // 200 brackets or signs are fine, as "deeper than 200" says (the
+    // formula's own top once counted a level: 200 were refused).
+    CHECK(with_code(linted(kClean + "default deep = " + std::string(200, '(') + "1" + std::string(200, ')') + "\n"), "E0003")
               .empty());
+    CHECK(with_code(linted(kClean + "default deep = " + std::string(200, '-') + "1\n"), "E0003").empty());
+    const auto signs = linted(kClean + "default deep = " + std::string(201, '-') + "1\n");
+    CHECK(only(signs, "E0003").message == "expression nested deeper than 200 levels");
 }
 
 TEST_CASE("lint E0101: a duplicate, with a note at the first", "[lint][errors]") {
