@@ -143,6 +143,7 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     const std::int64_t limit = stated_count(parsed, "--wgrad-deferral-limit", 0).value_or(0);
     s.deferred_wgrad = a.defer_embedding_wgrad_compute ? (limit > 0 ? limit : a.global_batch_size) : 0;
     if (a.fp8) notes.push_back("fp8 weights and activations are priced in bf16: fp8 is not modelled");
+    if (a.fp4) notes.push_back("fp4 weights and activations are priced in bf16: fp4 is not modelled");
     if (a.cpu_offloading_num_layers > 0) notes.push_back("activation offloading is not modelled");
     return s;
 }

@@ -267,7 +267,10 @@ Fit RankModel::fit(const RankStrategy& s) const {
     const std::int64_t vocab = s.vocab ? *s.vocab : config.count("vocab_size").value_or(0);
     // The embedding, the output layer and the logits are priced from it. (A
     // strategy's own 0 is a launch command's unknown vocabulary, noted there.)
-    if (!s.vocab && vocab < 1) throw FitError("the config states no vocab_size (at least 1): give it, or --vocab");
+    if (!s.vocab && vocab < 1)
+        throw FitError(fmt::format("{}: {}: give `vocab_size` (at least 1), or --vocab", config.source(),
+                                   config.has("vocab_size") ? fmt::format("`{}` is {}", config.key_name("vocab_size"), vocab)
+                                                            : std::string("the config states no vocab_size")));
     const bool tied = s.untied ? !*s.untied : model_.tied_embeddings();
     const Schedule schedule = s.schedule_or_default();
     const std::int64_t param_bytes = hf::dtype_bytes(*layer_strategy.dtype);

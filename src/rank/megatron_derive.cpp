@@ -333,6 +333,9 @@ void derive(ParsedArgs& out, const Stated& st) {
     if (a.recompute_method && !a.recompute_num_layers)
         fail(out, "--recompute-method", "--recompute-method needs --recompute-num-layers");
     // TransformerConfig's own checks.
+    if (a.distribute_saved_activations && a.sequence_parallel)
+        fail(out, "--distribute-saved-activations",
+             "--distribute-saved-activations must be off with --sequence-parallel (TransformerConfig raises)");
     if (a.recompute_granularity == "selective" && a.recompute_num_layers)
         fail(out, "--recompute-num-layers",
              st.recompute_activations && stated(out, "--recompute-granularity")
@@ -452,6 +455,11 @@ void derive(ParsedArgs& out, const Stated& st) {
         if (vpp > 1) a.virtual_pipeline_model_parallel_size = vpp;
     } else {
         const bool uneven = a.decoder_first_pipeline_num_layers || a.decoder_last_pipeline_num_layers;
+        if (uneven && (a.account_for_embedding_in_pipeline_split || a.account_for_loss_in_pipeline_split))
+            fail(out, a.decoder_first_pipeline_num_layers ? "--decoder-first-pipeline-num-layers"
+                                                          : "--decoder-last-pipeline-num-layers",
+                 "uneven first/last pipeline stages do not go with --account-for-embedding-in-pipeline-split "
+                 "or --account-for-loss-in-pipeline-split");
         if (uneven && pp == 1)
             fail(out, a.decoder_first_pipeline_num_layers ? "--decoder-first-pipeline-num-layers"
                                                           : "--decoder-last-pipeline-num-layers",
@@ -499,8 +507,16 @@ void derive(ParsedArgs& out, const Stated& st) {
         const std::string_view flag = uneven ? "--decoder-first-pipeline-num-layers" : "--num-layers";
         if (rest < 0 || (rest_stages == 0 && rest != 0) || (rest_stages > 0 && rest % rest_stages != 0))
             fail(out, stated(out, flag) ? flag : "--num-layers",
-                 fmt::format("--num-layers {} does not split evenly over {} pipeline stages{}", a.num_layers, stages,
-                             uneven ? " after the first and last stages' layers" : ""));
+                 uneven ? fmt::format("--num-layers {} does not split evenly over {} pipeline stages after the first "
+                                      "and last stages' layers", a.num_layers, stages)
+                 : a.account_for_embedding_in_pipeline_split || a.account_for_loss_in_pipeline_split
+                     ? fmt::format("--num-layers {} and the {} taking a layer's place ({}) do not split evenly over "
+                                   "{} pipeline stages", a.num_layers,
+                                   a.account_for_embedding_in_pipeline_split && a.account_for_loss_in_pipeline_split
+                                       ? "embedding and the loss"
+                                   : a.account_for_embedding_in_pipeline_split ? "embedding" : "loss",
+                                   rest, stages)
+                     : fmt::format("--num-layers {} does not split evenly over {} pipeline stages", a.num_layers, stages));
         for (std::size_t v = 0; v < per_virtual.size(); ++v) {
             const bool fixed = uneven && ((v == 0 && a.decoder_first_pipeline_num_layers) ||
                                           (v + 1 == per_virtual.size() && a.decoder_last_pipeline_num_layers));
@@ -515,6 +531,12 @@ void derive(ParsedArgs& out, const Stated& st) {
         a.layers_per_virtual_stage = per_virtual;
         a.mtp_layers_per_stage.back() = a.mtp_num_layers.value_or(0);
     }
+    if (a.virtual_pipeline_model_parallel_size && pp == 1)
+        fail(out,
+             a.pipeline_model_parallel_layout ? "--pipeline-model-parallel-layout"
+             : a.num_layers_per_virtual_pipeline_stage ? "--num-layers-per-virtual-pipeline-stage"
+                                                       : "--num-virtual-stages-per-pipeline-rank",
+             "the interleaved schedule's model chunks need --pipeline-model-parallel-size above 1");
     if (!a.virtual_pipeline_model_parallel_size) {
         a.overlap_p2p_comm = false;
         a.align_param_gather = false;

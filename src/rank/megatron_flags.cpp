@@ -161,8 +161,9 @@ std::vector<FlagSpec> make_table() {
          [](Args&, Stated& s, const Values& v, const ValueReader& r) {
              s.num_virtual_stages_per_pipeline_rank = r.integer(v[0], 1);
          }},
-        maybe_integer("--decoder-first-pipeline-num-layers", &Args::decoder_first_pipeline_num_layers, 0),
-        maybe_integer("--decoder-last-pipeline-num-layers", &Args::decoder_last_pipeline_num_layers, 0),
+        // TransformerConfig: "must be larger than 0".
+        maybe_integer("--decoder-first-pipeline-num-layers", &Args::decoder_first_pipeline_num_layers, 1),
+        maybe_integer("--decoder-last-pipeline-num-layers", &Args::decoder_last_pipeline_num_layers, 1),
         on_off("--account-for-embedding-in-pipeline-split", &Args::account_for_embedding_in_pipeline_split),
         on_off("--account-for-loss-in-pipeline-split", &Args::account_for_loss_in_pipeline_split),
         maybe_choice("--pipeline-model-parallel-layout", &Args::pipeline_model_parallel_layout, {}),

@@ -356,3 +356,26 @@ TEST_CASE("recompute layer counts and context-parallel types Megatron-LM would r
           std::string::npos);
     CHECK_FALSE(listed(parse(std::string(gpt_small) + "--cp-comm-type a2a").ignored, "--cp-comm-type"));
 }
+
+TEST_CASE("pipeline and activation flags TransformerConfig and validate_args refuse", "[megatron][errors]") {
+    const std::string pp2 = std::string(gpt_small) + "--pipeline-model-parallel-size 2 ";
+    CHECK(error_of(pp2 + "--decoder-first-pipeline-num-layers 0").find("--decoder-first-pipeline-num-layers must be at "
+                                                                        "least 1, got 0") != std::string::npos);
+    CHECK(error_of(pp2 + "--decoder-first-pipeline-num-layers 5 --account-for-embedding-in-pipeline-split")
+              .find("uneven first/last pipeline stages do not go with --account-for-embedding-in-pipeline-split") !=
+          std::string::npos);
+    // The embedding takes a layer's place: 13 places over 2 stages (12 layers alone would split).
+    CHECK(error_of(pp2 + "--account-for-embedding-in-pipeline-split")
+              .find("--num-layers 12 and the embedding taking a layer's place (13) do not split evenly over 2 "
+                    "pipeline stages") != std::string::npos);
+    CHECK(error_of(std::string(gpt_small) + "--tensor-model-parallel-size 2 --sequence-parallel "
+                                            "--distribute-saved-activations")
+              .find("--distribute-saved-activations must be off with --sequence-parallel") != std::string::npos);
+    // Without sequence parallelism (tp 1 turns it off) it is Megatron's to take.
+    CHECK_NOTHROW(parse(std::string(gpt_small) + "--sequence-parallel --distribute-saved-activations"));
+    // Model chunks on one stage: said in the launch command's flag, at its place.
+    const std::string chunks = error_of(std::string(gpt_small) + "--num-layers-per-virtual-pipeline-stage 3");
+    CHECK(chunks.rfind("job.sh:1:", 0) == 0);
+    CHECK(chunks.find("the interleaved schedule's model chunks need --pipeline-model-parallel-size above 1") !=
+          std::string::npos);
+}

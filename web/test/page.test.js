@@ -34,7 +34,8 @@ function cliFit(file, strategy) {
   const args = ['fit', file, '--format', 'json'];
   for (const [k, v] of Object.entries(strategy)) if (v !== '' && v !== undefined) args.push(`--${k}`, String(v));
   const r = spawnSync(BIN, args, { cwd: SRC, encoding: 'utf8' });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${BIN} ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`${BIN} ${args.join(' ')}: exit ${r.status}, signal ${r.signal}, ${r.error}: ${r.stderr}`);
   return { fit: JSON.parse(r.stdout), command: `oprec ${args.join(' ')}` };
 }
 
