@@ -58,13 +58,27 @@ public:
     }
 
     void import(FileId from_id, const fs::path& from, const ast::ImportDecl& imp) {
+        if (imp.path.empty()) {  // it named the importing file's folder
+            out_.imports.push_back({from_id, imp.span, std::nullopt, false});
+            out_.diagnostics.push_back({Severity::Error, code::kImportMissing, imp.span,
+                                        "`import \"\"` names no file", {}, {}});
+            return;
+        }
         std::vector<fs::path> candidates{from.parent_path() / imp.path};
         for (const fs::path& dir : options_.search_path) candidates.push_back(dir / imp.path);
         for (std::size_t c = 0; c < candidates.size(); ++c) {
             const fs::path& candidate = candidates[c];
             std::error_code ec;
             const auto unsaved = unsaved_.find(canonical(candidate));
-            if (unsaved == unsaved_.end() && !fs::exists(candidate, ec)) continue;
+            if (unsaved == unsaved_.end() && !fs::exists(candidate, ec)) {
+                // Not there goes on to the next place; a path that cannot be
+                // resolved at all (a symbolic link to itself) is said as it is.
+                if (!ec || ec == std::errc::no_such_file_or_directory) continue;
+                out_.imports.push_back({from_id, imp.span, std::nullopt, c > 0});
+                out_.diagnostics.push_back({Severity::Error, code::kUnreadableFile, imp.span,
+                                            fmt::format("cannot read `{}`: {}", candidate.string(), ec.message()), {}, {}});
+                return;
+            }
             const std::size_t info = out_.imports.size();
             out_.imports.push_back({from_id, imp.span, std::nullopt, c > 0});
             auto seen = index_.find(canonical(candidate));
@@ -97,9 +111,11 @@ public:
         out_.imports.push_back({from_id, imp.span, std::nullopt, false});
         Diagnostic d{Severity::Error, code::kImportMissing, imp.span,
                      fmt::format("no file `{}` to import", imp.path), {}, {}};
-        std::string where = from.parent_path().empty() ? "." : from.parent_path().string();
-        for (const fs::path& dir : options_.search_path) where += ", " + dir.string();
-        d.notes.push_back({{}, fmt::format("searched in: {}", where)});
+        if (!fs::path(imp.path).is_absolute()) {  // an absolute path is looked for where it says only
+            std::string where = from.parent_path().empty() ? "." : from.parent_path().string();
+            for (const fs::path& dir : options_.search_path) where += ", " + dir.string();
+            d.notes.push_back({{}, fmt::format("searched in: {}", where)});
+        }
         out_.diagnostics.push_back(std::move(d));
     }
 

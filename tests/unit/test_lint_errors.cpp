@@ -261,4 +261,17 @@ TEST_CASE("lint E0120-E0122: imports", "[lint][errors]") {
         CHECK(missing.could_not_run);
         CHECK(only(missing, "E0122").message.find("cannot read") == 0);
     }
+    SECTION("a symbolic link to itself, an empty path, an absolute path") {
+        fs::create_symlink("loop.rec", dir.path / "loop.rec");
+        const auto loop = linted(kClean + "import \"" + (dir.path / "loop.rec").string() + "\"\n");
+        const Diagnostic l = only(loop, "E0122");  // was "no file ... to import"
+        CHECK(l.message.find("cannot read `" + (dir.path / "loop.rec").string() + "`: ") == 0);
+        CHECK(l.message.find("symbolic links") != std::string::npos);
+        // `import ""` named the folder: "cannot read `.../stdlib/`: it is a directory".
+        CHECK(only(linted(kClean + "import \"\"\n"), "E0120").message == "`import \"\"` names no file");
+        // An absolute path is looked for where it says only: no "searched in" note.
+        const Diagnostic a = only(linted(kClean + "import \"/nonexistent/x.rec\"\n"), "E0120");
+        CHECK(a.message == "no file `/nonexistent/x.rec` to import");
+        CHECK(a.notes.empty());
+    }
 }
