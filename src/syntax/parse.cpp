@@ -231,6 +231,69 @@ void on_large_stack(std::string_view text, const std::function<void()>& work) {
     if (job.error) std::rethrow_exception(job.error);
 }
 
+// Reports a declaration's first syntax error, then stops its parse: the
+// caller goes on at the next declaration (ANTLR's own recovery would go on
+// inside this one, and often past the rest of the file).
+class ReportAndStop : public antlr4::DefaultErrorStrategy {
+    // No repair either: sync's single-token deletion would drop the end of a
+    // line and read the next declaration's keyword as a name (`1 + default`).
+    void sync(antlr4::Parser*) override {}
+    void recover(antlr4::Parser*, std::exception_ptr) override { throw antlr4::ParseCancellationException(); }
+    antlr4::Token* recoverInline(antlr4::Parser* parser) override {
+        reportError(parser, antlr4::InputMismatchException(parser));
+        throw antlr4::ParseCancellationException();
+    }
+};
+
+// The syntax errors of every declaration of a file, each parsed on its own:
+// after a broken one, its tokens are skipped to the end of its line, or of
+// its block where it opened one (a declaration is a line, or a line that
+// opens a block and the block).
+std::vector<Diagnostic> declaration_errors(const std::string& text, const SourceFile& source, FileId file) {
+    TokenFilter filter(text);
+    ScannedTokenSource scanned(filter, source.path());
+    antlr4::CommonTokenStream tokens(&scanned);
+    tokens.fill();
+    RecParser parser(&tokens);
+    parser.removeErrorListeners();
+    std::vector<Diagnostic> out;
+    SyntaxErrors listener(file, out, RecParser::NEWLINE);
+    parser.addErrorListener(&listener);
+    parser.setErrorHandler(std::make_shared<ReportAndStop>());
+    const auto type = [&](std::size_t at) { return tokens.get(at)->getType(); };
+    while (listener.count < SyntaxErrors::kMaxSyntaxErrors) {
+        while (tokens.LA(1) == RecParser::NEWLINE) tokens.consume();
+        if (tokens.LA(1) == antlr4::Token::EOF) break;
+        const std::size_t start = tokens.index();
+        parser.getErrorHandler()->reset(&parser);  // each declaration's first error is reported
+        bool broken = false;
+        try {
+            parser.decl();
+            if (tokens.LA(1) != RecParser::NEWLINE && tokens.LA(1) != antlr4::Token::EOF) {
+                antlr4::Token* t = tokens.LT(1);
+                listener.syntaxError(&parser, t, t->getLine(), t->getCharPositionInLine(), "", nullptr);
+                broken = true;
+            }
+        } catch (const antlr4::ParseCancellationException&) {
+            broken = true;
+        }
+        if (!broken) continue;
+        if (tokens.index() == start && tokens.LA(1) != antlr4::Token::EOF) tokens.consume();  // always onward
+        // Skip to the end of its line, or of the block it opened.
+        int depth = 0;
+        for (std::size_t i = start; i < tokens.index(); ++i) {
+            if (tokens.get(i)->getText() == "{") ++depth;
+            if (tokens.get(i)->getText() == "}") --depth;
+        }
+        for (std::size_t at = tokens.index(); type(at) != antlr4::Token::EOF; tokens.consume(), at = tokens.index()) {
+            if (type(at) == RecParser::NEWLINE && depth <= 0) break;
+            if (tokens.get(at)->getText() == "{") ++depth;
+            if (tokens.get(at)->getText() == "}") --depth;
+        }
+    }
+    return out;
+}
+
 // One parse, in up to two tries. The fast path is SLL prediction with
 // bail-out over tokens kept only while needed; `fast` parses and says
 // whether it got through, and `build(nullptr)` then runs while its tokens
@@ -239,7 +302,8 @@ void on_large_stack(std::string_view text, const std::function<void()>& work) {
 // error, and `build` turns that tree into ours.
 template <class Rule, class Fast, class Build>
 void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags, Rule rule,
-                Fast fast, Build build) {
+                Fast fast, Build build,
+                std::vector<Diagnostic> (*each_declaration)(const std::string&, const SourceFile&, FileId) = nullptr) {
     const std::string text = checked_utf8(sources.file(file), file, diags);
     auto span_of = [&](const TokenFilter::Open& o) {
         return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
@@ -301,6 +365,15 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     }
     if (bracket_errors(filter)) return;
     if (listener.count > 0 || tree == nullptr) {
+        // ANTLR's recovery over a whole file often skips to its end after the
+        // first error: each declaration parsed on its own finds the others.
+        // Kept only where it agrees on the first error.
+        if (each_declaration != nullptr && !syntax.empty()) {
+            std::vector<Diagnostic> each = each_declaration(text, sources.file(file), file);
+            if (!each.empty() && each.front().span.line == syntax.front().span.line &&
+                each.front().span.col == syntax.front().span.col)
+                syntax = std::move(each);
+        }
         diags.insert(diags.end(), syntax.begin(), syntax.end());
         if (const auto& stop = filter.junk_stop())
             diags.push_back({Severity::Error, code::kSyntaxError, span_of(*stop),
@@ -354,7 +427,7 @@ ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diag
             AstBuilder builder(file, diags);
             ast::Module built_module = builder.module(tree);
             if (!builder.syntax_errors()) module = std::move(built_module);
-        });
+        }, declaration_errors);
     });
     return module;
 }

@@ -44,6 +44,25 @@ TEST_CASE("lint E0001: a syntax error, at the token", "[lint][errors]") {
     check_at(r2, open, pos_of(edit(kClean, "attMM = h\n", "attMM = (h\n"), "(h"), "(");
 }
 
+TEST_CASE("lint E0001: every declaration's first syntax error, none invented", "[lint][errors]") {
+    // ANTLR's recovery over the whole file skipped from the first error to
+    // its end (the `$` and `switchs` went unreported), or read the next
+    // line's keyword as a name (`unexpected y` after a dangling `+`).
+    const std::string text = kClean + "opp foo\n\nslot q in ffn {\n    bytes = total $ 1\n}\nswitchs a\n"
+                                      "default x = 1 +\ndefault y = 2\n";
+    const auto ds = with_code(linted(text), "E0001");
+    const std::uint32_t first = first_added_line();
+    REQUIRE(ds.size() == 4);
+    CHECK(ds[0].message == "syntax error: unexpected `opp`");
+    CHECK(ds[0].span.line == first);
+    CHECK(ds[1].message == "syntax error: unexpected `$`");
+    CHECK(ds[1].span.line == first + 3);
+    CHECK(ds[2].message == "syntax error: unexpected `switchs`");
+    CHECK(ds[2].span.line == first + 5);
+    CHECK(ds[3].message == "syntax error: unexpected end of line");
+    CHECK(ds[3].span.line == first + 6);
+}
+
 TEST_CASE("lint E0001: a block's `{` never closed is reported at the `{`, alone", "[lint][errors]") {
     // Without the `}` the next declarations read as the block's entries: the
     // parser's errors would stand at them, far from the mistake.
