@@ -200,7 +200,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     list("--zero", args->zero, "With --budget: ZeRO stages (a list: 0,1,3; default 1)");
     list("--schedule", args->schedule, "With --budget: pipeline schedules (a list: 1f1b,gpipe)");
     cmd->add_option("--gpus", args->gpus, "With --budget: GPUs of the job (default 8)");
-    cmd->add_option("--gbs", args->gbs, "With --budget: global batch, sequences (default: one micro-batch per rank)");
+    cmd->add_option("--gbs", args->gbs, "With --budget: global batch, sequences (default: one micro-batch per rank; pp of them "
+                                        "in every row where --vpp or --schedule asks for the interleaved schedule)");
     cmd->add_flag("--progress", args->progress, "Show the progress bar even when standard error is not a terminal");
     cmd->add_flag("--no-progress", args->no_progress, "Never show the progress bar");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });

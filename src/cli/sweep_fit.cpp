@@ -159,6 +159,9 @@ int run_fit_sweep(const FitSweepArgs& args) {
     std::vector<Fitted> fits;
     std::size_t tried = 0, skipped = 0, too_big = 0;
     std::string first_refusal;  // why the first strategy that cannot run cannot
+    const bool interleaved_rows =
+        std::any_of(vpps.begin(), vpps.end(), [](std::int64_t v) { return v > 1; }) ||
+        std::find(schedules.begin(), schedules.end(), "interleaved") != schedules.end();
     for (const HfStrategy& layer : layers)
         for (std::int64_t pp : pps)
             for (std::int64_t vpp : vpps)
@@ -173,6 +176,15 @@ int run_fit_sweep(const FitSweepArgs& args) {
                         f.strategy.vpp = vpp;
                         f.strategy.zero = static_cast<int>(zero);
                         f.strategy.gbs = gbs;
+                        // Unstated, one batch for every schedule of a pp: the pp
+                        // micro-batches a rank the interleaved rows need, so
+                        // the 1F1B rows beside them hold as many (comparable).
+                        std::int64_t tp_pp = 0, tp_pp_cp = 0, mbs_pp = 0, batch = 0;
+                        if (!gbs && interleaved_rows && !__builtin_mul_overflow(layer.tp, pp, &tp_pp) &&
+                            !__builtin_mul_overflow(tp_pp, layer.cp, &tp_pp_cp) && tp_pp_cp > 0 &&
+                            gpus % tp_pp_cp == 0 && !__builtin_mul_overflow(layer.mbs, pp, &mbs_pp) &&
+                            !__builtin_mul_overflow(mbs_pp, gpus / tp_pp_cp, &batch))
+                            f.strategy.gbs = batch;
                         if (!schedule.empty()) f.strategy.schedule = schedule;
                         f.strategy.device_bytes = args.budget;
                         f.strategy.balance_layers = true;
