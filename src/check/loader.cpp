@@ -73,7 +73,7 @@ public:
             if (unsaved == unsaved_.end() && !fs::exists(candidate, ec)) {
                 // Not there goes on to the next place; a path that cannot be
                 // resolved at all (a symbolic link to itself) is said as it is.
-                if (!ec || ec == std::errc::no_such_file_or_directory) continue;
+                if (!ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory) continue;
                 out_.imports.push_back({from_id, imp.span, std::nullopt, c > 0});
                 out_.diagnostics.push_back({Severity::Error, code::kUnreadableFile, imp.span,
                                             fmt::format("cannot read `{}`: {}", candidate.string(), ec.message()), {}, {}});

@@ -147,31 +147,6 @@ void warn_unread(const Layer& layer, std::string_view text, std::string_view nam
     for (const auto& [path, why] : layer.unread_switches()) warn(path, why, "it changes nothing");
 }
 
-// A float past its range prices a part at inf or nan, as Python does: the
-// bytes are printed as computed, and a warning says there is no usable
-// answer (exit 1), never a silent inf. `slot`: only that slot's bytes count.
-// A part that cannot be priced at all is the report's error, not this.
-bool warn_non_finite(const Layer& layer, std::string_view name, const std::string& slot = {}) {
-    std::vector<std::string> found;
-    try {
-        if (!slot.empty()) {
-            const Number bytes = layer.slot(slot);
-            if (!std::isfinite(bytes.to_double())) found.push_back("slot " + slot + " " + bytes.repr());
-        } else {
-            for (const auto& [part, bytes] : layer.parts())
-                if (!std::isfinite(bytes.to_double())) found.push_back(part + " " + bytes.repr());
-        }
-    } catch (const std::exception&) {
-        return false;
-    }
-    if (found.empty()) return false;
-    std::string list;
-    for (const std::string& f : found) list += (list.empty() ? "" : ", ") + f;
-    std::cerr << fmt::format("{}: warning: bytes past a float's range ({}), as Python computes them: no usable "
-                             "answer\n", name, list);
-    return true;
-}
-
 Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
     ReportOptions options;
     if (!args.only.empty()) options.only = args.only;

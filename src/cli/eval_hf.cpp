@@ -98,6 +98,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
         // A fully recomputed layer keeps only its input: its total.
         const std::optional<Number> input =
             layer.recompute() == Recompute::Full ? std::optional(layer.total()) : std::nullopt;
+        const bool non_finite = warn_non_finite(layer, o.config);
         if (common.format == "json") {
             ordered_json out;
             out["model"] = {{"config", o.config},
@@ -111,7 +112,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
             out["layer_doc"] = ordered_json::parse(layer.document_json(-1));
             out["report"] = std::move(report);
             std::cout << json_text(out, 2) << '\n';
-            return priced.complete ? kOk : kProblems;
+            return priced.complete && !non_finite ? kOk : kProblems;
         }
         std::cout << fmt::format("{}: {} (profile {}), {} layers; {}\n", o.config,
                                  derived.model_type.empty() ? "no model_type" : derived.model_type, derived.family,
@@ -121,7 +122,7 @@ int run_hf_eval(const HfEvalOptions& o, const EvalCommon& common) {
         const TableHeader header{fmt::format("layer {} ({})", derived.index, derived.kind),
                                  std::string(recompute_name(layer.recompute())), factor != nullptr ? factor->repr() : "?"};
         std::cout << (input ? full_recompute_table(report, header, value_of(*input)) : layer_table(report, header, layer));
-        return priced.complete ? kOk : kProblems;
+        return priced.complete && !non_finite ? kOk : kProblems;
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;

@@ -1,5 +1,7 @@
 #include "cli/layer_table.h"
 
+#include <cmath>
+#include <iostream>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -46,6 +48,28 @@ std::string parameters(const ordered_json& doc) {
 }
 
 }  // namespace
+
+// (A part that cannot be priced at all is the report's error, not this.)
+bool warn_non_finite(const Layer& layer, std::string_view name, const std::string& slot) {
+    std::vector<std::string> found;
+    try {
+        if (!slot.empty()) {
+            const Number bytes = layer.slot(slot);
+            if (!std::isfinite(bytes.to_double())) found.push_back("slot " + slot + " " + bytes.repr());
+        } else {
+            for (const auto& [part, bytes] : layer.parts())
+                if (!std::isfinite(bytes.to_double())) found.push_back(part + " " + bytes.repr());
+        }
+    } catch (const std::exception&) {
+        return false;
+    }
+    if (found.empty()) return false;
+    std::string list;
+    for (const std::string& f : found) list += (list.empty() ? "" : ", ") + f;
+    std::cerr << fmt::format("{}: warning: bytes past a float's range ({}), as Python computes them: no usable "
+                             "answer\n", name, list);
+    return true;
+}
 
 bool has_error(const ordered_json& j) {
     if (!j.is_object()) return false;

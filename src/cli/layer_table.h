@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,10 @@ namespace oprec::cli {
 // Whether a report (or any part of one) holds an {"error": ...} where a
 // value could not be computed.
 bool has_error(const nlohmann::ordered_json& report);
+// A float past its range prices a part at inf or nan, as Python does: warns
+// on standard error that there is no usable answer (the caller exits 1),
+// never a silent inf. `slot`: only that slot's bytes count. True if it warned.
+bool warn_non_finite(const Layer& layer, std::string_view name, const std::string& slot = {});
 // A report value as exact bytes ("21,233,664"), or "error: KIND".
 std::string bytes_cell(const nlohmann::ordered_json& j);
 // A report value in human units ("20.25 MiB"); "" for an error.

@@ -22,6 +22,14 @@ std::string where(const ParsedArgs& out, std::string_view flag) {
     return out.source;
 }
 
+// Stated anywhere in the command, a flag this reader files as changing nothing too.
+bool given(const ParsedArgs& out, std::string_view flag) {
+    for (const auto* list : {&out.used, &out.ignored, &out.unknown})
+        for (const StatedFlag& f : *list)
+            if (f.name == flag) return true;
+    return false;
+}
+
 bool stated(const ParsedArgs& out, std::string_view flag) {
     return std::any_of(out.used.begin(), out.used.end(), [&](const StatedFlag& f) { return f.name == flag; });
 }
@@ -330,28 +338,45 @@ void derive(ParsedArgs& out, const Stated& st) {
     if (a.recompute_granularity == "selective" && a.recompute_modules.empty()) a.recompute_modules = {"core_attn"};
     if (a.recompute_granularity == "full" && !a.recompute_method)
         fail(out, "--recompute-granularity", "--recompute-granularity full needs --recompute-method (uniform or block)");
+    // Selective recompute takes no method and no layer count (validate_args
+    // asserts the one, TransformerConfig raises for the other).
+    const std::string selective = st.recompute_activations ? "--recompute-activations makes the recompute selective, "
+                                                             "and selective recompute"
+                                                           : "selective recompute";
+    if (a.recompute_granularity == "selective" && a.recompute_method)
+        fail(out, "--recompute-method", selective + " takes no --recompute-method");
+    if (a.recompute_granularity == "selective" && a.recompute_num_layers)
+        fail(out, "--recompute-num-layers", selective + " takes no --recompute-num-layers");
     if (a.recompute_method && !a.recompute_num_layers)
         fail(out, "--recompute-method", "--recompute-method needs --recompute-num-layers");
-    // TransformerConfig's own checks.
-    if (a.distribute_saved_activations && a.sequence_parallel)
-        fail(out, "--distribute-saved-activations",
-             "--distribute-saved-activations must be off with --sequence-parallel (TransformerConfig raises)");
-    if (a.recompute_granularity == "selective" && a.recompute_num_layers)
-        fail(out, "--recompute-num-layers",
-             st.recompute_activations && stated(out, "--recompute-granularity")
-                 ? "--recompute-activations makes the recompute selective, and selective recompute takes no "
-                   "--recompute-num-layers"
-                 : "selective recompute takes no --recompute-num-layers");
+    // Distributing the saved activations over the tensor-parallel group: only
+    // for full recompute by a method over tp > 1 (validate_args), and not with
+    // sequence parallelism (TransformerConfig).
+    if (a.distribute_saved_activations) {
+        const char* flag = "--distribute-saved-activations";
+        if (a.tensor_model_parallel_size < 2)
+            fail(out, flag, "--distribute-saved-activations spreads them over the tensor-parallel group: it needs "
+                            "--tensor-model-parallel-size above 1");
+        if (a.recompute_granularity != "full" || !a.recompute_method)
+            fail(out, flag, "--distribute-saved-activations goes with --recompute-granularity full and a "
+                            "--recompute-method");
+        if (a.sequence_parallel) fail(out, flag, "--distribute-saved-activations must be off with --sequence-parallel");
+    }
     if (a.recompute_granularity == "full" && a.recompute_method == "uniform" && a.recompute_num_layers == 0)
         fail(out, "--recompute-num-layers",
              "--recompute-num-layers 0 with --recompute-method uniform: groups of no layers (Megatron-LM's "
              "loop would never advance)");
 
-    // Context parallelism: one communication type for every layer, or one a layer.
-    if (a.cp_comm_type.size() > 1 && static_cast<std::int64_t>(a.cp_comm_type.size()) != a.num_layers)
+    // Context parallelism: one communication type for every layer, or one a
+    // layer (checked only where there is context parallelism, as TransformerConfig does).
+    const bool cp = a.context_parallel_size > 1;
+    if (cp && a.cp_comm_type.size() > 1 && static_cast<std::int64_t>(a.cp_comm_type.size()) != a.num_layers)
         fail(out, "--cp-comm-type",
              fmt::format("--cp-comm-type gives {} types: one for every layer, or one a layer (--num-layers {})",
                          a.cp_comm_type.size(), a.num_layers));
+    if (cp && std::find(a.cp_comm_type.begin(), a.cp_comm_type.end(), "a2a+p2p") != a.cp_comm_type.end() &&
+        !given(out, "--hierarchical-context-parallel-sizes"))
+        fail(out, "--cp-comm-type", "--cp-comm-type a2a+p2p needs --hierarchical-context-parallel-sizes");
 
     // Experts.
     a.moe_layer_pattern.assign(static_cast<std::size_t>(a.num_layers), 0);
@@ -547,6 +572,17 @@ void derive(ParsedArgs& out, const Stated& st) {
     }
     if (a.overlap_param_gather && !(a.use_distributed_optimizer || a.use_megatron_fsdp))
         fail(out, "--overlap-param-gather", "--overlap-param-gather needs --use-distributed-optimizer");
+    // torch's FSDP2: what validate_args asserts it does not go with.
+    if (a.use_torch_fsdp2) {
+        const char* flag = "--use-torch-fsdp2";
+        if (pp > 1) fail(out, flag, "--use-torch-fsdp2 does not go with pipeline parallelism");
+        if (a.expert_model_parallel_size > 1) fail(out, flag, "--use-torch-fsdp2 does not go with expert parallelism");
+        if (a.use_distributed_optimizer)
+            fail(out, flag, "--use-torch-fsdp2 shards the optimizer itself: not with --use-distributed-optimizer");
+        if (!a.untie_embeddings_and_output_weights)
+            fail(out, flag, "--use-torch-fsdp2 needs --untie-embeddings-and-output-weights");
+        if (a.fp16) fail(out, flag, "--use-torch-fsdp2 does not go with --fp16");
+    }
 }
 
 }  // namespace oprec::rank::detail

@@ -152,9 +152,16 @@ std::vector<FlagSpec> make_table() {
         on_off("--sequence-parallel", &Args::sequence_parallel),
         {"--cp-comm-type", Arity::many,
          [](Args& a, Stated&, const Values& v, const ValueReader& r) {
-             static const std::vector<std::string> types{"p2p", "a2a", "allgather", "a2a+p2p"};
+             // Megatron-LM hands the word to Transformer Engine, which takes
+             // `all_gather` and raises for the `allgather` Megatron's help writes.
+             static const std::vector<std::string> types{"p2p", "a2a", "all_gather", "a2a+p2p"};
              a.cp_comm_type.clear();
-             for (const std::string& t : v) a.cp_comm_type.push_back(r.choice(t, types));
+             for (const std::string& t : v) {
+                 if (t == "allgather")
+                     throw MegatronArgsError(fmt::format("{}: {} allgather: Transformer Engine takes it as `all_gather`",
+                                                         r.where, r.flag));
+                 a.cp_comm_type.push_back(r.choice(t, types));
+             }
          }},
         maybe_integer("--num-layers-per-virtual-pipeline-stage", &Args::num_layers_per_virtual_pipeline_stage),
         {"--num-virtual-stages-per-pipeline-rank", Arity::one,

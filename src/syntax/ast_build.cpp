@@ -292,8 +292,9 @@ void AstBuilder::unexpected(antlr4::Token* token) {
     syntax_errors_ = true;
 }
 
-// An expression where Python's grammar starts one afresh: the whole formula,
-// inside brackets, a call's argument. Each counts a level of nesting.
+// An expression where Python's grammar starts one afresh inside another:
+// inside brackets, a call's argument. Each counts a level of nesting (the
+// whole formula, through expression(), counts none).
 ast::Expr AstBuilder::group(P::ExprContext* ctx) {
     DepthGuard guard(depth_), tree(tree_depth_);
     if (depth_ > kMaxNesting) return nested_too_deep(ctx);

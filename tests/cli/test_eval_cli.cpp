@@ -357,6 +357,11 @@ TEST_CASE("eval: bytes past a float's range are printed as computed, warned of, 
     const auto finite = testing::run_oprec({"eval", layer});
     CHECK(finite.err.empty());
     CHECK(finite.exit_code == 0);
+    // The same from a Hugging Face config.
+    const std::string config = OPREC_TEST_DATA "/../examples/hf/llama-2-7b.json";
+    const auto hf = testing::run_oprec({"eval", "--hf", config, "--set", "h=1e308"});
+    CHECK(hf.err == config + warning + "attention inf, ffn inf), as Python computes them: no usable answer\n");
+    CHECK(hf.exit_code == 1);
 }
 
 TEST_CASE("eval: a document's strings and names reach the terminal escaped, as Python's repr", "[cli][eval]") {

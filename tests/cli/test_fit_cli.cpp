@@ -278,13 +278,16 @@ TEST_CASE("fit: a launch command's FSDP and context-parallel type are priced as 
         REQUIRE(r.exit_code == 0);
         return nlohmann::json::parse(r.out);
     };
-    // torch FSDP2 shards weights, gradients and optimizer states (it was priced unsharded).
-    CHECK(has(fit(" --use-torch-fsdp2", "8")["strategy"], " zero=3 "));
-    CHECK(has(fit("", "8")["strategy"], " zero=0 "));
+    // torch FSDP2 shards weights, gradients and optimizer states (it was priced unsharded);
+    // Megatron-LM runs it on one pipeline stage, untied.
+    const std::string fsdp = " --pipeline-model-parallel-size 1 --untie-embeddings-and-output-weights";
+    CHECK(has(fit(fsdp + " --use-torch-fsdp2", "8")["strategy"], " zero=3 "));
+    CHECK(has(fit(fsdp, "8")["strategy"], " zero=0 "));
     // a2a is Ulysses, a2a+p2p the hybrid, p2p and allgather the ring (a2a was priced as the ring).
     CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type a2a", "16")["strategy"], " cp=2 ulysses "));
-    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type a2a+p2p", "16")["strategy"], " cp=2 hybrid "));
-    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type allgather", "16")["strategy"], " cp=2 ring "));
+    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type a2a+p2p --hierarchical-context-parallel-sizes 2 1", "16")
+                  ["strategy"], " cp=2 hybrid "));
+    CHECK(has(fit(" --context-parallel-size 2 --cp-comm-type all_gather", "16")["strategy"], " cp=2 ring "));
     CHECK(has(fit(" --context-parallel-size 2", "16")["strategy"], " cp=2 ring "));
     // Block recompute of no layers is no recompute.
     const std::string block0 = " --recompute-granularity full --recompute-method block --recompute-num-layers 0";

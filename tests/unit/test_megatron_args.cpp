@@ -336,24 +336,38 @@ TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", 
 
 TEST_CASE("recompute layer counts and context-parallel types Megatron-LM would refuse", "[megatron][errors]") {
     const std::string full = std::string(gpt_small) + "--recompute-granularity full ";
-    // TransformerConfig raises: selective recompute takes no layer count.
+    // Selective recompute takes no layer count (TransformerConfig raises) and no method (validate_args asserts).
+    CHECK(error_of(std::string(gpt_small) + "--recompute-granularity selective --recompute-num-layers 2") ==
+          "job.sh:1:163: selective recompute takes no --recompute-num-layers");
     CHECK(error_of(std::string(gpt_small) + "--recompute-granularity selective --recompute-method uniform "
-                                            "--recompute-num-layers 2") ==
-          "job.sh:1:190: selective recompute takes no --recompute-num-layers");
+                                            "--recompute-num-layers 2")
+              .find("selective recompute takes no --recompute-method") != std::string::npos);
     CHECK(error_of(std::string(gpt_small) + "--recompute-activations --recompute-granularity full "
                                             "--recompute-method block --recompute-num-layers 1")
-              .find("--recompute-activations makes the recompute selective") != std::string::npos);
+              .find("--recompute-activations makes the recompute selective, and selective recompute takes no "
+                    "--recompute-method") != std::string::npos);
+    CHECK(error_of(std::string(gpt_small) + "--recompute-activations --recompute-num-layers 1")
+              .find("--recompute-activations makes the recompute selective, and selective recompute takes no "
+                    "--recompute-num-layers") != std::string::npos);
     // Uniform groups of no layers would never advance; block 0 recomputes none.
     CHECK(error_of(full + "--recompute-method uniform --recompute-num-layers 0")
               .find("--recompute-num-layers 0 with --recompute-method uniform") != std::string::npos);
     CHECK(parse(full + "--recompute-method block --recompute-num-layers 0").args.recompute_num_layers == 0);
-    // --cp-comm-type: one of Megatron's four, once or once a layer.
+    // --cp-comm-type: one of the four Transformer Engine takes, once or once a layer (where cp > 1).
     CHECK(parse(std::string(gpt_small) + "--cp-comm-type a2a").args.cp_comm_type == std::vector<std::string>{"a2a"});
+    CHECK(parse(std::string(gpt_small) + "--cp-comm-type all_gather").args.cp_comm_type ==
+          std::vector<std::string>{"all_gather"});
     CHECK(parse(std::string(gpt_small)).args.cp_comm_type == std::vector<std::string>{"p2p"});
     CHECK(error_of(std::string(gpt_small) + "--cp-comm-type bogus").find("--cp-comm-type expects one of") !=
           std::string::npos);
-    CHECK(error_of(std::string(gpt_small) + "--cp-comm-type p2p a2a").find("--cp-comm-type gives 2 types") !=
+    CHECK(error_of(std::string(gpt_small) + "--cp-comm-type allgather")
+              .find("--cp-comm-type allgather: Transformer Engine takes it as `all_gather`") != std::string::npos);
+    const std::string cp2 = std::string(gpt_small) + "--context-parallel-size 2 ";
+    CHECK(error_of(cp2 + "--cp-comm-type p2p a2a").find("--cp-comm-type gives 2 types") != std::string::npos);
+    CHECK_NOTHROW(parse(std::string(gpt_small) + "--cp-comm-type p2p a2a"));  // no context parallelism: unread
+    CHECK(error_of(cp2 + "--cp-comm-type a2a+p2p").find("a2a+p2p needs --hierarchical-context-parallel-sizes") !=
           std::string::npos);
+    CHECK_NOTHROW(parse(cp2 + "--cp-comm-type a2a+p2p --hierarchical-context-parallel-sizes 2 1", 16));
     CHECK_FALSE(listed(parse(std::string(gpt_small) + "--cp-comm-type a2a").ignored, "--cp-comm-type"));
 }
 
@@ -368,11 +382,27 @@ TEST_CASE("pipeline and activation flags TransformerConfig and validate_args ref
     CHECK(error_of(pp2 + "--account-for-embedding-in-pipeline-split")
               .find("--num-layers 12 and the embedding taking a layer's place (13) do not split evenly over 2 "
                     "pipeline stages") != std::string::npos);
-    CHECK(error_of(std::string(gpt_small) + "--tensor-model-parallel-size 2 --sequence-parallel "
-                                            "--distribute-saved-activations")
+    // Saved activations are distributed over tp > 1, for full recompute by a method, without sequence parallelism.
+    const std::string full = "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1 ";
+    CHECK(error_of(std::string(gpt_small) + full + "--distribute-saved-activations")
+              .find("it needs --tensor-model-parallel-size above 1") != std::string::npos);
+    const std::string tp2 = std::string(gpt_small) + "--tensor-model-parallel-size 2 ";
+    CHECK(error_of(tp2 + "--distribute-saved-activations")
+              .find("--distribute-saved-activations goes with --recompute-granularity full and a --recompute-method") !=
+          std::string::npos);
+    CHECK(error_of(tp2 + full + "--sequence-parallel --distribute-saved-activations")
               .find("--distribute-saved-activations must be off with --sequence-parallel") != std::string::npos);
-    // Without sequence parallelism (tp 1 turns it off) it is Megatron's to take.
-    CHECK_NOTHROW(parse(std::string(gpt_small) + "--sequence-parallel --distribute-saved-activations"));
+    CHECK(parse(tp2 + full + "--distribute-saved-activations").args.distribute_saved_activations);
+    // torch's FSDP2: one pipeline stage, no expert parallelism or distributed optimizer, untied, not fp16.
+    const std::string fsdp = std::string(gpt_small) + "--untie-embeddings-and-output-weights --use-torch-fsdp2 ";
+    CHECK_NOTHROW(parse(fsdp));
+    CHECK(error_of(fsdp + "--pipeline-model-parallel-size 2").find("does not go with pipeline parallelism") !=
+          std::string::npos);
+    CHECK(error_of(fsdp + "--use-distributed-optimizer").find("not with --use-distributed-optimizer") !=
+          std::string::npos);
+    CHECK(error_of(std::string(gpt_small) + "--use-torch-fsdp2")
+              .find("--use-torch-fsdp2 needs --untie-embeddings-and-output-weights") != std::string::npos);
+    CHECK(error_of(fsdp + "--fp16").find("--use-torch-fsdp2 does not go with --fp16") != std::string::npos);
     // Model chunks on one stage: said in the launch command's flag, at its place.
     const std::string chunks = error_of(std::string(gpt_small) + "--num-layers-per-virtual-pipeline-stage 3");
     CHECK(chunks.rfind("job.sh:1:", 0) == 0);
