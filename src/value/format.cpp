@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace oprec {
 
@@ -126,18 +128,40 @@ std::string to_json_text(Value v) {
     return out;
 }
 
+namespace {
+
+// A code point Python's str.isprintable() calls unprintable, of those a
+// terminal acts on or hides: the C0 and C1 controls, DEL, and the Unicode
+// spaces, format and bidirectional controls (U+202E turns text around).
+bool unprintable(char32_t c) {
+    return c < 0x20 || (c >= 0x7f && c <= 0xa0) || c == 0xad || c == 0x1680 || (c >= 0x2000 && c <= 0x200f) ||
+           (c >= 0x2028 && c <= 0x202f) || (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0xfeff ||
+           (c >= 0xfff9 && c <= 0xfffb);
+}
+
+// The code point at s[i] and its length in bytes; a byte that starts no
+// well-formed sequence stands for itself (length 1).
+std::pair<char32_t, std::size_t> decode(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    const std::size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 1;
+    if (n == 1 || c >= 0xf5 || i + n > s.size()) return {c, 1};
+    char32_t cp = c & (0x7f >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((b(i + k) & 0xc0) != 0x80) return {c, 1};
+        cp = (cp << 6) | (b(i + k) & 0x3f);
+    }
+    return {cp, n};
+}
+
+}  // namespace
+
 std::string str_repr(std::string_view s) {
     const char quote = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos ? '"' : '\'';
-    static constexpr char kHex[] = "0123456789abcdef";
-    auto hex = [&](std::string& out, unsigned c) {
-        out += "\\x";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-    };
     std::string out(1, quote);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto [c, n] = decode(s, i);
+        if (c == '\\' || c == static_cast<char32_t>(quote)) {
             out += '\\';
             out += static_cast<char>(c);
         } else if (c == '\n') {
@@ -146,27 +170,26 @@ std::string str_repr(std::string_view s) {
             out += "\\r";
         } else if (c == '\t') {
             out += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            hex(out, c);
-        } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xa0 &&
-                   static_cast<unsigned char>(s[i + 1]) >= 0x80) {
-            hex(out, static_cast<unsigned char>(s[++i]));  // U+0080..U+009F, the C1 controls (CSI among them)
+        } else if (unprintable(c)) {  // as Python writes them: \xNN, \uNNNN
+            char buf[8];
+            const int len = std::snprintf(buf, sizeof buf, c < 0x100 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(c));
+            out.append(buf, static_cast<std::size_t>(len));
         } else {
-            out += static_cast<char>(c);  // printable ASCII, and other UTF-8 as it is
+            out.append(s.substr(i, n));  // printable, or a byte that is no UTF-8 (the text was checked before)
         }
+        i += n;
     }
     out += quote;
     return out;
 }
 
 std::string quoted_name(std::string_view name) {
-    const std::string repr = str_repr(name);
-    // The repr escapes nothing but the quotes and backslashes of a plain name.
-    const bool plain = std::none_of(name.begin(), name.end(), [](char c) {
-        const auto u = static_cast<unsigned char>(c);
-        return u < 0x20 || u == 0x7f || u == 0xc2;
-    });
-    return plain ? "`" + std::string(name) + "`" : repr;
+    for (std::size_t i = 0; i < name.size();) {
+        const auto [c, n] = decode(name, i);
+        if (unprintable(c)) return str_repr(name);
+        i += n;
+    }
+    return "`" + std::string(name) + "`";
 }
 
 }  // namespace oprec

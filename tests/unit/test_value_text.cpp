@@ -56,10 +56,14 @@ TEST_CASE("str_repr: Python's repr of a str, so a user's text never reaches a te
     CHECK(str_repr("\t\r\x7f") == "'\\t\\r\\x7f'");
     CHECK(str_repr("\xc2\x9b" "2J") == "'\\x9b2J'");  // U+009B, the 8-bit CSI
     CHECK(str_repr("h\xc3\xa9") == "'h\xc3\xa9'");   // printable UTF-8 as it is, as Python keeps it
+    // Python's repr('a\u202eRLO\xa0x\u200b'): the bidi override, a no-break and a zero-width space escaped.
+    CHECK(str_repr("a\xe2\x80\xae" "RLO\xc2\xa0x\xe2\x80\x8b") == "'a\\u202eRLO\\xa0x\\u200b'");
 }
 
 TEST_CASE("quoted_name: a document's name in backticks, escaped where it holds a control character", "[value]") {
     CHECK(quoted_name("epp") == "`epp`");
     CHECK(quoted_name("h\x1b[31mX") == "'h\\x1b[31mX'");
     CHECK(quoted_name("a\nb") == "'a\\nb'");
+    CHECK(quoted_name("h\xc2\xb5") == "`h\xc2\xb5`");  // µ is printable: U+00B5 is no control
+    CHECK(quoted_name("a\xe2\x80\xae" "b") == "'a\\u202eb'");
 }
