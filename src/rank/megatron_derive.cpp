@@ -382,7 +382,8 @@ void derive(ParsedArgs& out, const Stated& st) {
     a.moe_layer_pattern.assign(static_cast<std::size_t>(a.num_layers), 0);
     if (a.num_experts && a.moe_router_topk > *a.num_experts)
         fail(out, "--moe-router-topk",
-             fmt::format("--moe-router-topk {} is more than --num-experts {}", a.moe_router_topk, *a.num_experts));
+             fmt::format("--moe-router-topk {}{} is more than --num-experts {}", a.moe_router_topk,
+                         stated(out, "--moe-router-topk") ? "" : " (its default)", *a.num_experts));
     if (a.num_experts) {
         if (a.moe_ffn_hidden_size == 0) a.moe_ffn_hidden_size = a.ffn_hidden_size;
         std::int64_t freq = 1;

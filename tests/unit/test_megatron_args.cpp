@@ -332,6 +332,9 @@ TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", 
                Catch::Contains("--num-query-groups 2 is not divisible by --tensor-model-parallel-size 4"));
     CHECK_THAT(error_of(small + "--num-experts 4 --moe-router-topk 8"),
                Catch::Contains("--moe-router-topk 8 is more than --num-experts 4"));
+    // A default the command does not state is said to be one.
+    CHECK_THAT(error_of(std::string(gpt_small) + "--num-experts 1"),
+               Catch::Contains("--moe-router-topk 2 (its default) is more than --num-experts 1"));
 }
 
 TEST_CASE("recompute layer counts and context-parallel types Megatron-LM would refuse", "[megatron][errors]") {
