@@ -43,6 +43,9 @@ struct FitStrategy {
     // stages (the first and last keep the embedding and the loss), else refused.
     bool balance_layers = false;
     std::optional<std::int64_t> vp_group;  // micro-batches a chunk takes in a row (interleaved); none: pp
+    // With no gbs, the least batch the interleaved schedule runs (mbs * dp *
+    // vp_group) whatever the schedule: a sweep's rows of one pp then compare.
+    bool interleaved_batch = false;
     std::optional<bool> untied;            // none: the config's tie_word_embeddings
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size
     std::int64_t mtp_layers = 0;

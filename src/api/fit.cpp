@@ -83,6 +83,7 @@ rank::RankStrategy internal(const FitStrategy& s) {
     out.last_stage_layers = s.last_stage_layers;
     out.virtual_stage_layers = s.virtual_stage_layers;
     out.vp_group = s.vp_group;
+    out.interleaved_batch = s.interleaved_batch;
     out.balance_layers = s.balance_layers;
     out.untied = s.untied;
     out.vocab = s.vocab;
@@ -187,6 +188,7 @@ std::optional<Number> FitModel::parameters(const FitStrategy& strategy) const {
     one.last_stage_layers.reset();
     one.virtual_stage_layers.clear();
     one.vp_group.reset();
+    one.interleaved_batch = false;
     try {
         const FitResult r = fit(one);
         const double count = r.stages.at(0).bytes.at(static_cast<std::size_t>(weights - terms.begin())).to_double() / 4;

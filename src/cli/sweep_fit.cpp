@@ -176,15 +176,9 @@ int run_fit_sweep(const FitSweepArgs& args) {
                         f.strategy.vpp = vpp;
                         f.strategy.zero = static_cast<int>(zero);
                         f.strategy.gbs = gbs;
-                        // Unstated, one batch for every schedule of a pp: the pp
-                        // micro-batches a rank the interleaved rows need, so
-                        // the 1F1B rows beside them hold as many (comparable).
-                        std::int64_t tp_pp = 0, tp_pp_cp = 0, mbs_pp = 0, batch = 0;
-                        if (!gbs && interleaved_rows && !__builtin_mul_overflow(layer.tp, pp, &tp_pp) &&
-                            !__builtin_mul_overflow(tp_pp, layer.cp, &tp_pp_cp) && tp_pp_cp > 0 &&
-                            gpus % tp_pp_cp == 0 && !__builtin_mul_overflow(layer.mbs, pp, &mbs_pp) &&
-                            !__builtin_mul_overflow(mbs_pp, gpus / tp_pp_cp, &batch))
-                            f.strategy.gbs = batch;
+                        // Unstated, one batch for every schedule of a pp: the
+                        // interleaved rows' least, so the 1F1B rows compare.
+                        f.strategy.interleaved_batch = interleaved_rows;
                         if (!schedule.empty()) f.strategy.schedule = schedule;
                         f.strategy.device_bytes = args.budget;
                         f.strategy.balance_layers = true;

@@ -229,7 +229,8 @@ Fit RankModel::fit(const RankStrategy& s) const {
     // in turn (pp unless stated), the least Megatron-LM runs.
     const bool interleaved = s.schedule_or_default() == Schedule::Interleaved;
     const std::int64_t group = s.vp_group.value_or(s.pp);
-    const std::optional<std::int64_t> least_gbs = interleaved ? product({*mbs_dp, group}) : mbs_dp;
+    const std::optional<std::int64_t> least_gbs =
+        interleaved || s.interleaved_batch ? product({*mbs_dp, group}) : mbs_dp;
     if (!s.gbs && !least_gbs) throw FitError(fmt::format("mbs * dp * pp = {} * {} * {} passes 64 bits", mbs, dp, group));
     const std::int64_t gbs = s.gbs.value_or(*least_gbs);
     if (gbs < 1 || gbs % *mbs_dp != 0)

@@ -44,6 +44,7 @@ struct RankStrategy {
     // stages (the first and last keep the embedding and the loss), else refused.
     bool balance_layers = false;
     std::optional<std::int64_t> vp_group;  // micro-batches a chunk takes in a row (interleaved); none: pp
+    bool interleaved_batch = false;        // no gbs: the interleaved schedule's least, whatever the schedule
     std::optional<bool> untied;            // none: the config's tie_word_embeddings (absent: untied)
     std::optional<std::int64_t> vocab;     // none: the config's vocab_size
     std::int64_t mtp_layers = 0;           // multi-token prediction layers on the last stage
