@@ -251,12 +251,21 @@ Fit RankModel::fit(const RankStrategy& s) const {
                                    schedule_name(*s.schedule)));
 
     const Layout layout = lay_out(model_.stack().size(), s);
-    // Megatron-LM runs a group of micro-batches on each chunk in turn and
-    // raises where the batch has fewer.
+    // Megatron-LM runs a group of pp to m micro-batches on each chunk in turn,
+    // and a last group of fewer than pp would stall the pipeline: it raises.
+    if (interleaved && group < s.pp)
+        throw FitError(fmt::format("the interleaved schedule takes at least pp = {} micro-batches in a row on each "
+                                   "model chunk, not {}",
+                                   s.pp, group));
     if (interleaved && m < group)
         throw FitError(fmt::format("the interleaved schedule takes {} micro-batches in a row on each model chunk; the "
                                    "batch gives {} (global batch {} / (micro-batch {} * dp {}))",
                                    group, m, gbs, mbs, dp));
+    if (interleaved && m % group != 0 && m % group < s.pp)
+        throw FitError(fmt::format("the interleaved schedule runs micro-batches in groups of {} on each model chunk; "
+                                   "the batch's {} leave a last group of {}, fewer than pp = {} (Megatron-LM refuses "
+                                   "it: a multiple of {} runs)",
+                                   group, m, m % group, s.pp, group));
 
     const std::shared_ptr<const Prepared> prepared = prepare(layer_strategy);
     const std::vector<const KindFacts*>& facts = prepared->by_layer;

@@ -307,6 +307,26 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     CHECK(has(r.out, "the interleaved schedule takes 4 micro-batches in a row on each model chunk; the batch gives 2"));
     r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 4", true);
     CHECK(r.status == 0);
+    // A last group of fewer than pp micro-batches would stall the pipeline.
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 6", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "the batch's 6 leave a last group of 2, fewer than pp = 4"));
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 8", true);
+    CHECK(r.status == 0);
+    // And a group of fewer than pp, stated in a launch command.
+    const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
+    std::ifstream in(file);
+    std::string launch((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    launch.erase(launch.find_last_not_of('\n') + 1);  // the flags below continue its last line
+    const std::string chunked = launch + " --num-layers-per-virtual-pipeline-stage 3";
+    CHECK(oprec::testing::run_oprec({"fit", "--megatron-args", chunked}).exit_code == 0);
+    const auto group1 = oprec::testing::run_oprec(
+        {"fit", "--megatron-args", chunked + " --microbatch-group-size-per-virtual-pipeline-stage 1"});
+    CHECK(group1.exit_code == 2);
+    CHECK(has(group1.err, "takes at least pp = 2 micro-batches in a row on each model chunk, not 1"));
+    const auto odd = oprec::testing::run_oprec({"fit", "--megatron-args", chunked + " --global-batch-size 24"});
+    CHECK(odd.exit_code == 2);
+    CHECK(has(odd.err, "the batch's 3 leave a last group of 1, fewer than pp = 2"));
     // Ulysses hands each rank whole key/value heads: 8 of them do not split over cp 16.
     r = run_fit_cli("fit " OPREC_TEST_DATA "/../examples/hf/llama-2-70b.json --seq 32768 --cp 16 --gpus 16 --cp-algo ulysses", true);
     CHECK(r.status == 2);
