@@ -87,6 +87,14 @@ public:
                 out_.env[c[i].text.substr(0, eq)] = c[i].text.substr(eq + 1);
             }
             if (main) {
+                // Flags that begin a command of their own were meant for the
+                // script: the line before lost its `\`, and the shell would
+                // not pass them on. Read as written, they would go unpriced.
+                if (&c != main && i < c.size() && is_flag(c[i].text))
+                    throw MegatronArgsError(fmt::format(
+                        "{}: `{}` begins a command of its own, so {} never sees it: does the line before lack "
+                        "its closing `\\`?",
+                        at(c[i]), c[i].text, (*main)[script].text));
                 if (&c != main) continue;
                 for (std::size_t j = i; j < script; ++j) out_.launcher.push_back(c[j].text);
                 flags.insert(flags.end(), c.begin() + static_cast<std::ptrdiff_t>(script + 1), c.end());

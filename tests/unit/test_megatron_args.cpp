@@ -337,6 +337,16 @@ TEST_CASE("Megatron's asserts are said in its flags, not in the config's keys", 
                Catch::Contains("--moe-router-topk 2 (its default) is more than --num-experts 1"));
 }
 
+TEST_CASE("flags on a line the launch command does not continue are refused, not dropped", "[megatron][errors]") {
+    const std::string launch = std::string("torchrun --nproc_per_node 8 pretrain_gpt.py \\\n    ") + gpt_small + "\n";
+    CHECK(error_of(launch + "    --global-batch-size 64 \\\n    --bf16\n") ==
+          "job.sh:3:5: `--global-batch-size` begins a command of its own, so pretrain_gpt.py never sees it: does the "
+          "line before lack its closing `\\`?");
+    // Other commands around the launch are the script's business.
+    CHECK(error_of("mkdir -p out\n" + launch + "echo done --quiet\n").empty());
+    CHECK(parse(launch + "    ").args.micro_batch_size == 4);
+}
+
 TEST_CASE("recompute layer counts and context-parallel types Megatron-LM would refuse", "[megatron][errors]") {
     const std::string full = std::string(gpt_small) + "--recompute-granularity full ";
     // Selective recompute takes no layer count (TransformerConfig raises) and no method (validate_args asserts).
