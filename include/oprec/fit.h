@@ -139,5 +139,10 @@ struct MegatronJob {
 };
 // Throws LayerError naming the flag and its line:col in `text`.
 MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus = 8);
+// The job fitted on the records (bound to its model, `source_name` standing
+// for the command in messages), with the parameter count, and the
+// command's notes before the model's. Throws as FitModel and fit do.
+FitResult fit_megatron(const Records& records, const MegatronJob& job, std::string source_name,
+                       std::optional<std::string> family = {});
 
 }  // namespace oprec

@@ -185,4 +185,7 @@ def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated
     got = fit_megatron_json(recs, text, "<megatron-args>", gpus=gpus, device_bytes=device, family=family)
     if got["unknown"]:
         warnings.warn("flags oprec does not know, ignored: " + " ".join(got["unknown"]), stacklevel=2)
-    return FitResult(json.loads(got["json"]))
+    result = FitResult(json.loads(got["json"]))
+    for note in result.get("notes", ()):  # what the command states that is priced otherwise
+        warnings.warn(note, stacklevel=2)
+    return result

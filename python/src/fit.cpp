@@ -59,22 +59,18 @@ void register_fit(py::module_& m) {
             std::string json;
             {
                 py::gil_scoped_release unlocked;
-                const FitModel model(records, job.config_json, source_name, std::move(family));
-                FitResult r = model.fit(job.strategy);
-                r.parameters = model.parameters(job.strategy);
-                json = r.to_json(-1);
+                json = fit_megatron(records, job, source_name, std::move(family)).to_json(-1);
             }
             py::dict out;
             out["json"] = json;
             out["ignored"] = job.ignored;
             out["unknown"] = job.unknown;
-            out["notes"] = job.notes;
             return out;
         },
         "records"_a, "text"_a, "source_name"_a = "<megatron-args>", py::kw_only(), "gpus"_a = 8,
         "device_bytes"_a = 80.0 * 1024 * 1024 * 1024, "family"_a = py::none(),
         "The fit of a Megatron-LM launch command, as a dict: json (`oprec fit --megatron-args --format json`'s "
-        "line), ignored, unknown, notes; use oprec.fit_megatron.");
+        "line), ignored, unknown; use oprec.fit_megatron.");
 }
 
 }  // namespace oprec::py_module

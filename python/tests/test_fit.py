@@ -163,6 +163,10 @@ def test_fit_megatron_warns_of_unknown_flags_and_names_a_bad_one() -> None:
     # No vocabulary: priced as 0 it once left out the embedding and the loss.
     with pytest.raises(ValueError, match="the vocabulary size is unknown; add --vocab-size N"):
         oprec.fit_megatron(flags.replace(" --vocab-size 32000", ""), gpus=1)
+    # What the command states that is priced otherwise is said, and kept in the result.
+    with pytest.warns(UserWarning, match="fp8 weights and activations are priced in bf16"):
+        got = oprec.fit_megatron(flags + " --fp8-format hybrid", gpus=1)
+    assert any(n.startswith("fp8 weights") for n in got["notes"])
 
 
 def test_a_multimodal_config_is_its_text_model_and_warns_of_its_vision_tower() -> None:

@@ -187,4 +187,13 @@ MegatronJob megatron_job(std::string_view text, std::string source_name, std::in
     return job;
 }
 
+FitResult fit_megatron(const Records& records, const MegatronJob& job, std::string source_name,
+                       std::optional<std::string> family) {
+    const FitModel model(records, job.config_json, std::move(source_name), std::move(family));
+    FitResult result = model.fit(job.strategy);
+    result.parameters = model.parameters(job.strategy);
+    result.notes.insert(result.notes.begin(), job.notes.begin(), job.notes.end());
+    return result;
+}
+
 }  // namespace oprec

@@ -137,8 +137,7 @@ int run(const FitArgs& args) {
     const auto family = args.family.empty() ? std::nullopt : std::optional(args.family);
     std::string source = args.config;
     try {
-        std::optional<FitModel> model;
-        FitStrategy strategy = strategy_of(args, *device);
+        FitResult result;
         if (!args.megatron_args.empty()) {
             const bool inline_text = is_command_text(args.megatron_args);
             source = inline_text ? "--megatron-args" : args.megatron_args == "-" ? "<stdin>" : args.megatron_args;
@@ -150,20 +149,19 @@ int run(const FitArgs& args) {
                 return kCannotRun;
             }
             MegatronJob job = megatron_job(*text, source, args.gpus);
-            for (const std::string& note : job.notes) std::cerr << "oprec fit: note: " << note << '\n';
             if (!job.unknown.empty()) {
                 std::string list;
                 for (const std::string& f : job.unknown) list += (list.empty() ? "" : " ") + f;
                 std::cerr << "oprec fit: warning: flags oprec does not know, ignored: " << list << '\n';
             }
-            model.emplace(*records, job.config_json, source, family);
             job.strategy.device_bytes = *device;
-            strategy = job.strategy;
+            result = fit_megatron(*records, job, source, family);
         } else {
-            model.emplace(*records, args.config, family);
+            const FitStrategy strategy = strategy_of(args, *device);
+            const FitModel model(*records, args.config, family);
+            result = model.fit(strategy);
+            result.parameters = model.parameters(strategy);
         }
-        FitResult result = model->fit(strategy);
-        result.parameters = model->parameters(strategy);
         if (!args.plot.empty()) {
             std::string why;
             const auto html = serve::fit_plot_html(fmt::format("oprec fit: {}", result.model), result.to_json(-1),

@@ -258,6 +258,13 @@ TEST_CASE("fit: --megatron-args takes the command's text itself, as pasted", "[f
     CHECK(nlohmann::json::parse(pasted.out) == nlohmann::json::parse(from_file.out));
     const auto table = oprec::testing::run_oprec({"fit", "--megatron-args", text});
     CHECK(table.out.rfind("--megatron-args: megatron_gpt", 0) == 0);  // the text is named by the option
+    // What the command states that is priced otherwise is in the report, as a config's notes are.
+    const std::string fp8_text = text.substr(0, text.find_last_not_of('\n') + 1) + " --fp8-format hybrid";
+    const auto fp8 = oprec::testing::run_oprec({"fit", "--megatron-args", fp8_text});
+    CHECK(has(fp8.out, "note: fp8 weights and activations are priced in bf16: fp8 is not modelled\n"));
+    const auto fp8_json =
+        oprec::testing::run_oprec({"fit", "--megatron-args", fp8_text, "--format", "json"});
+    CHECK(nlohmann::json::parse(fp8_json.out)["notes"][0] == "fp8 weights and activations are priced in bf16: fp8 is not modelled");
     // Only the flags, and a mistake placed in the text (it was "...: it cannot be opened").
     const auto flags = oprec::testing::run_oprec({"fit", "--megatron-args", "--num-layers twelve --hidden-size 512"});
     CHECK(flags.exit_code == 2);
