@@ -308,14 +308,15 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     auto span_of = [&](const TokenFilter::Open& o) {
         return Span{file, static_cast<std::uint32_t>(o.line), static_cast<std::uint32_t>(o.col + 1), 1};
     };
-    auto bracket_errors = [&](const TokenFilter& filter) {
+    // A bracket never closed, or a limit passed: said in `out`, and true.
+    auto bracket_errors = [&](const TokenFilter& filter, std::vector<Diagnostic>& out) {
         if (filter.too_deep()) {
-            diags.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_deep()),
+            out.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_deep()),
                              fmt::format("brackets nested deeper than {} levels", kMaxNesting), {}, {}});
             return true;
         }
         if (filter.too_long()) {
-            diags.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_long()),
+            out.push_back({Severity::Error, code::kNestedTooDeep, span_of(*filter.too_long()),
                              fmt::format("a declaration or expression longer than {} tokens: split it",
                                          kMaxDeclarationTokens), {}, {}});
             return true;
@@ -323,8 +324,8 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         const auto brace = filter.unclosed_brace();
         if (!filter.unclosed().empty() || brace) {
             const auto& open = filter.unclosed().empty() ? *brace : filter.unclosed().back();
-            diags.push_back({Severity::Error, code::kSyntaxError, span_of(open),
-                             fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
+            out.push_back({Severity::Error, code::kSyntaxError, span_of(open),
+                           fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
             return true;
         }
         return false;
@@ -344,7 +345,7 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         }
         // A limit cuts the input with an end of file, which may still parse.
         if (parsed) {
-            if (!bracket_errors(filter)) build(nullptr);
+            if (!bracket_errors(filter, diags)) build(nullptr);
             return;
         }
     }
@@ -363,17 +364,25 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     } catch (const antlr4::ParseCancellationException&) {
         tree = nullptr;  // too many errors: those found are reported
     }
-    if (bracket_errors(filter)) return;
+    // ANTLR's recovery over a whole file often skips to its end after the
+    // first error: each declaration parsed on its own finds the others.
+    // Kept only where it agrees on the first error.
+    if (each_declaration != nullptr && !syntax.empty()) {
+        std::vector<Diagnostic> each = each_declaration(text, sources.file(file), file);
+        if (!each.empty() && each.front().span.line == syntax.front().span.line &&
+            each.front().span.col == syntax.front().span.col)
+            syntax = std::move(each);
+    }
+    std::vector<Diagnostic> brackets;
+    if (bracket_errors(filter, brackets)) {
+        // The errors before the bracket stand; those after it are its echo.
+        const Span at = brackets.front().span;
+        for (const Diagnostic& d : syntax)
+            if (d.span.line < at.line || (d.span.line == at.line && d.span.col < at.col)) diags.push_back(d);
+        diags.insert(diags.end(), brackets.begin(), brackets.end());
+        return;
+    }
     if (listener.count > 0 || tree == nullptr) {
-        // ANTLR's recovery over a whole file often skips to its end after the
-        // first error: each declaration parsed on its own finds the others.
-        // Kept only where it agrees on the first error.
-        if (each_declaration != nullptr && !syntax.empty()) {
-            std::vector<Diagnostic> each = each_declaration(text, sources.file(file), file);
-            if (!each.empty() && each.front().span.line == syntax.front().span.line &&
-                each.front().span.col == syntax.front().span.col)
-                syntax = std::move(each);
-        }
         diags.insert(diags.end(), syntax.begin(), syntax.end());
         if (const auto& stop = filter.junk_stop())
             diags.push_back({Severity::Error, code::kSyntaxError, span_of(*stop),

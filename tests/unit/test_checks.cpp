@@ -142,6 +142,13 @@ TEST_CASE("checks E0001: junk after an unclosed bracket: the bracket is the erro
     CHECK(lines(r) == Lines{"test.rec:13:13: error: syntax error: `(` was never closed [E0001]"});
 }
 
+TEST_CASE("checks E0001: an unclosed bracket at the end keeps the syntax errors before it", "[checks]") {
+    // It once hid them: a file fixed at its end still failed at its start.
+    const LoadResult r = load(kBase + "default a = 1 $\ndefault b = 2\ndefault c = ((3\n");
+    CHECK(lines(r) == Lines{"test.rec:13:15: error: syntax error: unexpected `$` [E0001]",
+                            "test.rec:15:14: error: syntax error: `(` was never closed [E0001]"});
+}
+
 TEST_CASE("checks: a file that starts with a UTF-8 byte order mark loads", "[checks]") {
     const LoadResult r = load("\xEF\xBB\xBF" + kBase + "default a = 1\n");
     CHECK(r.ok());
