@@ -6,6 +6,8 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <unistd.h>
 
@@ -76,8 +78,22 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         return error_line("overflow", fmt::format("line {}: an integer beyond 64 bits", number));
     }
     json doc;
+    // A repeated key would be kept silently (the last one): refused, placed.
+    std::vector<std::set<std::string>> open_objects;
+    std::size_t keys = 0;
+    std::optional<std::pair<std::string, std::size_t>> repeated;  // the key, its byte
+    const auto no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) open_objects.emplace_back();
+        if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
+        if (event == json::parse_event_t::key && !open_objects.empty() && !repeated) {
+            ++keys;
+            if (!open_objects.back().insert(parsed.get<std::string>()).second)
+                repeated.emplace(parsed.get<std::string>(), json_key_at(line, keys));
+        }
+        return true;
+    };
     try {
-        doc = json::parse(line);
+        doc = json::parse(line, no_duplicates);
     } catch (const json::parse_error& e) {
         failed = true;
         // json_syntax_error's words, after its source:line:col (one line here).
@@ -91,10 +107,22 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         const std::string literal = open < close ? what.substr(open + 1, close - open - 1) : "a number";
         return error_line("invalid-input", fmt::format("line {}: number {} is beyond a float's range", number, literal));
     }
+    if (repeated) {
+        failed = true;
+        return error_line("invalid-input", fmt::format("line {}, column {}: duplicate key {}", number,
+                                                       line_col(line, repeated->second + 1).second,
+                                                       str_repr(repeated->first)));
+    }
     if (!doc.is_object() || !doc.contains("expr")) {
         failed = true;
         return error_line("invalid-input", fmt::format("line {}: expected a JSON object with \"expr\"", number));
     }
+    for (const auto& [key, value] : doc.items())
+        if (key != "expr" && key != "bindings") {
+            failed = true;
+            return error_line("invalid-input", fmt::format("line {}: unknown key {} (expected expr and bindings)",
+                                                           number, str_repr(key)));
+        }
     const json& source = doc["expr"];
     // A YAML number stood for itself in the reference's records; any other
     // non-string is not an expression.

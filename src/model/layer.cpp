@@ -385,6 +385,7 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
     // JSON lets an object repeat a key and nlohmann keeps one silently; in a
     // hand-written layer that is a typo worth reporting, so track keys per object.
     std::vector<std::set<std::string>> open_objects;
+    std::size_t keys = 0;
     const auto no_duplicates = [&](int, nlohmann::ordered_json::parse_event_t event,
                                    nlohmann::ordered_json& parsed) {
         using Event = nlohmann::ordered_json::parse_event_t;
@@ -393,9 +394,14 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
         } else if (event == Event::object_end) {
             if (!open_objects.empty()) open_objects.pop_back();
         } else if (event == Event::key && !open_objects.empty()) {
+            ++keys;
             const auto key = parsed.get<std::string>();
-            if (!open_objects.back().insert(key).second)
-                throw LayerDocError(std::string(source_name) + ": duplicate key " + in_quotes(key));
+            if (!open_objects.back().insert(key).second) {
+                const std::size_t at = json_key_at(text, keys);
+                const auto [line, col] = line_col(text, at == std::string_view::npos ? 0 : at + 1);
+                throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                                    ": duplicate key " + in_quotes(key));
+            }
         }
         return true;
     };

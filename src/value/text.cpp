@@ -111,6 +111,21 @@ std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t 
     return {line, last_newline == std::string_view::npos ? at + 1 : at - last_newline};
 }
 
+std::size_t json_key_at(std::string_view text, std::size_t n) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '"') continue;
+        const std::size_t start = i;
+        for (++i; i < text.size() && text[i] != '"'; ++i)
+            if (text[i] == '\\') ++i;
+        std::size_t after = i + 1;
+        while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\n' ||
+                                       text[after] == '\r'))
+            ++after;
+        if (after < text.size() && text[after] == ':' && --n == 0) return start;
+    }
+    return std::string_view::npos;
+}
+
 std::optional<std::size_t> json_nested_past(std::string_view text, std::size_t limit) {
     std::size_t depth = 0;
     bool in_string = false;

@@ -32,6 +32,11 @@ std::optional<std::size_t> oversized_json_integer(std::string_view text);
 // place: the 1-based byte of the last character read; size+1 at the end).
 std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t byte);
 
+// The byte where the nth key (1-based, in the order a parser meets them) of
+// a JSON text starts: a string followed by a colon; npos if none. (nlohmann
+// reports a key's text but not its place.)
+std::size_t json_key_at(std::string_view text, std::size_t n);
+
 // The byte offset where a JSON text first nests arrays and objects deeper
 // than `limit` (counted outside strings, without parsing), else none: for a
 // document that is copied or dumped, which nlohmann does by recursion.

@@ -203,6 +203,22 @@ TEST_CASE("calc --jsonl: a bad line is answered on its line, the rest go on", "[
     CHECK(run.exit_code == 1);
 }
 
+TEST_CASE("calc --jsonl: a repeated or unknown key is refused, not taken", "[cli][calc]") {
+    // Once the last of two "expr"s was priced, and a binding beside "bindings" went unread.
+    const std::string input = R"({"expr": "1+1", "expr": "2"})" "\n"
+                              R"({"expr": "h", "bindings": {"h": 3}, "h": 4})" "\n"
+                              R"({"expr": "h", "bindings": {"h": 3, "h": 4}})" "\n"
+                              R"({"expr": "h", "bindings": {"h": 3}})" "\n";
+    const testing::RunResult run = testing::run_oprec({"calc", "--jsonl"}, input);
+    const auto lines = split_lines(run.out);
+    REQUIRE(lines.size() == 4);
+    CHECK(ordered_json::parse(lines[0])["error"]["message"] == "line 1, column 17: duplicate key 'expr'");
+    CHECK(ordered_json::parse(lines[1])["error"]["message"] == "line 2: unknown key 'h' (expected expr and bindings)");
+    CHECK(ordered_json::parse(lines[2])["error"]["message"] == "line 3, column 36: duplicate key 'h'");
+    CHECK(lines[3] == R"({"type":"int","value":3,"reads":["h"]})");
+    CHECK(run.exit_code == 1);
+}
+
 TEST_CASE("calc --set: a binding names a name", "[cli][calc]") {
     // Once taken and ignored without a word.
     for (const char* set : {"=3", "x y=3", "2x=1"}) {

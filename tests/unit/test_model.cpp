@@ -386,7 +386,10 @@ TEST_CASE("a layer document's errors name the place", "[model][doc]") {
           "layer.json: fields.h: expected a number, a bool, a string or null, got an array");
     CHECK(doc_error(R"({"fields": {"h": 18446744073709551615}})") ==
           "layer.json: fields.h: integer 18446744073709551615 does not fit in 64 bits");
-    CHECK(doc_error(R"({"fields": {"h": 1, "h": 2}})") == "layer.json: duplicate key 'h'");
+    CHECK(doc_error(R"({"fields": {"h": 1, "h": 2}})") == "layer.json:1:21: duplicate key 'h'");
+    // Placed at the second key, past strings that look like keys and keys of other objects.
+    CHECK(doc_error("{\"fields\": {\"s\": \"\\\"h\\\": 1\"},\n \"switches\": {\"h\": 1},\n \"fields\": {}}") ==
+          "layer.json:3:2: duplicate key 'fields'");
     CHECK(doc_error("[]") == "layer.json: expected a JSON object, got an array");
 }
 
