@@ -21,17 +21,24 @@ from .errors import LayerError
 ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 RecordsLike = Union[str, "os.PathLike[str]", Records]
 
-_records: Dict[str, Records] = {}
+_records: Dict[Any, Records] = {}
 
 
 def fit_records(name: Union[str, "os.PathLike[str]"] = "calibrated") -> Records:
-    """The whole-rank records a name chooses, loaded once per name with the op profiles:
-    ``calibrated`` and ``reference`` are records/rank_<name>.rec, anything else a ``.rec`` path."""
+    """The whole-rank records a name chooses, loaded with the op profiles: ``calibrated`` and
+    ``reference`` are records/rank_<name>.rec, anything else a ``.rec`` path. Loaded once per
+    file as it stands: a path is the file it names from the current folder, and an edit
+    to it is read again."""
     if not isinstance(name, (str, os.PathLike)):
         raise ValueError(f"records={name!r}: expected 'calibrated', 'reference', a .rec path or Records")
-    key = os.fspath(name)
+    path = os.fspath(name)
+    key: Any = path
+    if path in ("calibrated", "reference"):
+        path = f"rank_{path}"
+    elif os.path.isfile(path):
+        stat = os.stat(path)
+        key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
     if key not in _records:
-        path = f"rank_{key}" if key in ("calibrated", "reference") else key
         _records[key] = Records(path, profiles="profiles.rec")
     return _records[key]
 
@@ -137,6 +144,9 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     _choice("dtype", dtype, ("bf16", "fp16", "fp32"), optional=True)
     _choice("recompute", recompute, ("none", "selective", "full"))
     _choice("recompute_method", recompute_method, ("uniform", "block"))
+    if recompute != "full" and (recompute_layers is not None or recompute_method != "uniform"):
+        # As `oprec fit` refuses them: read otherwise, they would be dropped without a word.
+        raise ValueError(f"recompute_method and recompute_layers go with recompute='full', not {recompute!r}")
     _choice("schedule", schedule, ("1f1b", "interleaved", "gpipe", "dualpipev", "zero-bubble"), optional=True)
     _choice("optimizer", optimizer, ("adam", "sgd"))
     _bool("sp", sp)

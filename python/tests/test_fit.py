@@ -81,6 +81,34 @@ def test_records_load_once_per_name() -> None:
     assert _fit.fit_records("reference").source.endswith("rank_reference.rec")
 
 
+def test_records_by_path_are_the_file_it_names_now(tmp_path: Any, monkeypatch: Any) -> None:
+    # Keyed by the path's text, a second folder's my.rec once priced as the first's.
+    records = ROOT / "records"
+    for name, source in (("a", "rank_calibrated.rec"), ("b", "rank_reference.rec")):
+        (tmp_path / name).mkdir()
+        for rec in records.glob("*.rec"):  # what they import beside them; the stdlib is found
+            (tmp_path / name / rec.name).write_text(rec.read_text())
+        (tmp_path / name / "my.rec").write_text((records / source).read_text())
+    peaks = {}
+    for name in ("a", "b"):
+        monkeypatch.chdir(tmp_path / name)
+        peaks[name] = oprec.fit(LLAMA, records="my.rec")["peak_bytes"]
+    assert peaks["a"] == oprec.fit(LLAMA, records="calibrated")["peak_bytes"]
+    assert peaks["b"] == oprec.fit(LLAMA, records="reference")["peak_bytes"]
+    # An edit is read again.
+    mine = tmp_path / "b" / "my.rec"
+    mine.write_text((records / "rank_calibrated.rec").read_text() + "\n# edited\n")
+    assert oprec.fit(LLAMA, records=mine)["peak_bytes"] == peaks["a"]
+
+
+def test_recompute_details_go_with_full_recompute() -> None:
+    for options in ({"recompute_layers": 3}, {"recompute": "selective", "recompute_layers": 2},
+                    {"recompute_method": "block"}):
+        with pytest.raises(ValueError, match="go with recompute='full'"):
+            oprec.fit(LLAMA, **options)
+    assert oprec.fit(LLAMA, recompute="full", recompute_method="block", recompute_layers=2)["fits"]
+
+
 @pytest.mark.parametrize("options, named", [
     ({"tp": 0}, "tp=0"), ({"gpus": "8"}, "gpus='8'"), ({"mbs": True}, "mbs=True"), ({"gbs": 2.5}, "gbs=2.5"),
     ({"recompute": "partial"}, "recompute='partial'"), ({"zero": 4}, "zero=4"), ({"cp_algo": "zigzag"}, "cp_algo"),
