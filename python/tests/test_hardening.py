@@ -220,6 +220,20 @@ def test_full_recompute_follows_the_fields() -> None:
     assert h.layer.total() == sum(h.layer.parts().values())
 
 
+def test_a_fully_recomputed_layer_from_its_document_prices_its_input() -> None:
+    # Rebuilt from its document (or from the example's, switched to full), it once priced
+    # every slot kept: 675,282,944 bytes for Llama-2-7B's 33,554,432.
+    h = oprec.hf.layer(HF / "llama-2-7b.json", tp=1, seq=4096, recompute="full")
+    again = oprec.hf.records().layer_json(json.dumps(h.layer.document()))
+    assert again.total() == h.layer.total() == 33_554_432
+    example = oprec.Records().layer_file(ROOT / "examples" / "llama2-7b.json")
+    plain = example.total()
+    example.recompute = "full"
+    assert example.total() < plain
+    f = dict(example)
+    assert example.total() == f["bytes_compute"] * f["s"] * f["b"] * f["h"]
+
+
 def test_sweep_agrees_with_the_clis_json_in_every_column() -> None:
     path = HF / "mixtral-8x7b.json"
     rows = oprec.sweep(path, tp=[1, 2], cp=[1, 2], seq=4096)

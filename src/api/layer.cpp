@@ -229,7 +229,12 @@ Named<Number> Layer::parts() const {
 
 Number Layer::total() const {
     LayerState& s = *state_;
-    if (s.full_input && s.doc.context.node == NodeKind::FullRec) return pricing(s, [&] { return to_number(s.full_input(s.doc)); });
+    // A fully recomputed layer keeps its input; a layer from a Hugging Face
+    // config knows its family's shard, one from a document shards nothing.
+    if (s.doc.context.node == NodeKind::FullRec)
+        return pricing(s, [&] {
+            return to_number(s.full_input ? s.full_input(s.doc) : full_recompute_input(s.doc, Value::integer(1)));
+        });
     return pricing(s, [&] {
         price_parts(s);
         return to_number(PartSums::layer(s.scratch.bytes.data(), s.scratch.bytes.size()));

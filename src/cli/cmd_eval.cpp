@@ -25,6 +25,7 @@
 #include "diag/read_file.h"
 #include "diag/suggest.h"
 #include "oprec/oprec.h"
+#include "value/numbers.h"
 #include "value/json_writer.h"
 
 namespace oprec::cli {
@@ -289,8 +290,20 @@ int run(const EvalArgs& args) {
     }
     const std::optional<Field> micro = layer->field("micro_factor");
     const Number* factor = micro ? std::get_if<Number>(&*micro) : nullptr;
-    std::cout << layer_table(report, {name, std::string(recompute_name(layer->recompute())),
-                                      factor != nullptr ? factor->repr() : "?"}, *layer);
+    const TableHeader header{name, std::string(recompute_name(layer->recompute())),
+                             factor != nullptr ? factor->repr() : "?"};
+    // A fully recomputed layer keeps only its input (its total), as eval --hf says.
+    if (layer->recompute() == Recompute::Full) {
+        try {
+            std::cout << full_recompute_table(report, header, value_of(layer->total()));
+        } catch (const PricingError& e) {
+            std::cerr << fmt::format("oprec eval: {}: the layer's input (micro_factor * bytes_compute * s * b * h): "
+                                     "{}\n", name, e.what());
+            return kProblems;
+        }
+        return non_finite ? kProblems : kOk;
+    }
+    std::cout << layer_table(report, header, *layer);
     return priced.complete && !non_finite ? kOk : kProblems;
 }
 

@@ -458,9 +458,7 @@ Value HfModel::shard_recompute_input(const LayerDoc& layer) const {
 }
 
 Value HfModel::full_recompute_input(const LayerDoc& layer) const {
-    const LayerConfig& f = layer.fields;
-    return layer.context.value("micro_factor") * f.number("bytes_compute") * f.number("s") * f.number("b") *
-           f.number("h") / shard_recompute_input(layer);
+    return oprec::full_recompute_input(layer, shard_recompute_input(layer));
 }
 
 }  // namespace oprec::hf

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/layer_doc_fast.h"
+#include "value/arith.h"
 #include "value/format.h"
 #include "value/text.h"
 
@@ -367,6 +368,12 @@ std::size_t number_token_at(std::string_view text, std::string_view literal) {
 }
 
 }  // namespace
+
+Value full_recompute_input(const LayerDoc& layer, const Value& shard) {
+    const LayerConfig& f = layer.fields;
+    return layer.context.value("micro_factor") * f.number("bytes_compute") * f.number("s") * f.number("b") *
+           f.number("h") / shard;
+}
 
 LayerDoc parse_layer_doc(const nlohmann::json& doc, std::string_view source_name) {
     return DocReader<nlohmann::json>(source_name).read(doc);

@@ -138,6 +138,11 @@ struct LayerDoc {
     EvalContext context;
 };
 
+// What a fully recomputed layer keeps, its input: micro_factor *
+// bytes_compute * s * b * h / shard (t where the family shards activations,
+// else 1; docs/domain.md §3.4). The records are not consulted.
+Value full_recompute_input(const LayerDoc& layer, const Value& shard);
+
 // A document that cannot be read; the message names the source and place.
 class LayerDocError : public std::runtime_error {
 public:

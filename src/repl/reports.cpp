@@ -130,9 +130,19 @@ Report slot_report(const Records& records, const Layer& layer, std::string_view 
 }
 
 Report layer_report(const Records& records, const Layer& layer) {
-    const Named<std::string> held = layer.held_slots();  // throws: nothing to show
     Report r;
     r.text = layer_summary(records, layer) + "\n";
+    if (layer.recompute() == Recompute::Full) {  // it keeps its input alone: the records are not asked
+        const Priced input = priced([&] { return layer.total(); });
+        r.text += "  full recompute: the layer keeps only its input and recomputes the rest in the backward\n";
+        Table t({false, true, true});
+        t.row({"layer (its input)", exact(input), human(input)});
+        r.text += t.render();
+        if (!input.value) append_errors(r.text, {input.error});
+        r.ok = input.value.has_value();
+        return r;
+    }
+    const Named<std::string> held = layer.held_slots();  // throws: nothing to show
     Table t({false, false, true, true});
     std::vector<std::string> errors;
     // Each held slot priced once, in the records' order.

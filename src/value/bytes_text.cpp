@@ -41,6 +41,8 @@ std::string human_bytes(double b) {
         ++u;
     }
     if (u == 0) return fmt::format("{}{:.0f} B", b < 0 ? "-" : "", x);
+    // Past a million PiB, three digits: not three hundred.
+    if (x >= 1e6) return fmt::format("{}{:.3g} {}", b < 0 ? "-" : "", x, units[u]);
     return fmt::format("{}{:.2f} {}", b < 0 ? "-" : "", x, units[u]);
 }
 

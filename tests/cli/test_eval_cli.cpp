@@ -362,6 +362,10 @@ TEST_CASE("eval: bytes past a float's range are printed as computed, warned of, 
     const auto hf = testing::run_oprec({"eval", "--hf", config, "--set", "h=1e308"});
     CHECK(hf.err == config + warning + "attention inf, ffn inf), as Python computes them: no usable answer\n");
     CHECK(hf.exit_code == 1);
+    // A finite size past a million PiB is said in three digits, not three hundred.
+    const auto large = testing::run_oprec({"eval", "--set", "h=1e150", "--set", "s=1e150", layer});
+    CHECK(large.out.find("3.0719999999999998e+153  2.73e+138 PiB") != std::string::npos);
+    CHECK(large.out.find("0000000000") == std::string::npos);
 }
 
 TEST_CASE("eval: a document's strings and names reach the terminal escaped, as Python's repr", "[cli][eval]") {

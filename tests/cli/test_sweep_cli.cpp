@@ -134,6 +134,21 @@ TEST_CASE("oprec eval --hf --format json and --show-layer", "[cli][hf]") {
     CHECK(again.status == 0);
     CHECK(has(again.out, "SEL_REC_LAYER"));
     CHECK(has(again.out, "layer                              297,148,416"));
+
+    // A fully recomputed layer's document prices its input, as --hf does (it once
+    // priced every slot kept: 675,282,944 for Llama-2-7B's 33,554,432).
+    const Run full = oprec("eval --hf " + kExamples + "llama-2-7b.json --show-layer --recompute full " + kStrategy);
+    REQUIRE(full.status == 0);
+    const Run priced = oprec("eval " + tmp.write("full.json", full.out));
+    CHECK(priced.status == 0);
+    CHECK(has(priced.out, "FULL_REC_LAYER"));
+    CHECK(has(priced.out, "layer (its input)                   33,554,432"));
+    const Run unpriced = oprec("eval " + tmp.write("full.json", full.out) + " --set h=none", true);
+    CHECK(unpriced.status == 1);
+    CHECK(has(unpriced.out, "full.json: the layer's input (micro_factor * bytes_compute * s * b * h): "));
+    const Run huge = oprec("eval " + tmp.write("full.json", full.out) + " --set h=1e300 --set s=1e300", true);
+    CHECK(huge.status == 1);
+    CHECK(has(huge.out, "bytes past a float's range (the layer's input inf)"));
 }
 
 TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cli][hf][errors]") {
