@@ -34,6 +34,7 @@ struct FitArgs {
     std::string device = "80GiB";
     std::int64_t gpus = 8, tp = 1, pp = 1, vpp = 1, cp = 1, ep = 1, etp = 1, mbs = 1;
     std::optional<std::int64_t> gbs, seq, recompute_layers, first_stage_layers, last_stage_layers, vocab;
+    std::vector<std::int64_t> stage_layers;
     std::string cp_algo = "ring", recompute = "none", recompute_method = "uniform", schedule, dtype, optimizer = "adam";
     int zero = 1;
     bool no_sp = false, no_flash = false, untie = false, tie = false;
@@ -93,6 +94,7 @@ FitStrategy strategy_of(const FitArgs& a, double device) {
     s.recompute_layers = a.recompute_layers;
     s.first_stage_layers = a.first_stage_layers;
     s.last_stage_layers = a.last_stage_layers;
+    s.virtual_stage_layers = a.stage_layers;
     if (a.untie) s.untied = true;
     if (a.tie) s.untied = false;
     s.vocab = a.vocab;
@@ -108,6 +110,11 @@ int run(const FitArgs& args) {
     }
     if (args.config.empty() == args.megatron_args.empty()) {
         std::cerr << "oprec fit: give a Hugging Face config.json, or --megatron-args FILE (a Megatron-LM launch command)\n";
+        return kCannotRun;
+    }
+    if (!args.stage_layers.empty() && (args.first_stage_layers || args.last_stage_layers)) {
+        std::cerr << "oprec fit: --stage-layers states every stage's layers: give it without --first-stage-layers "
+                     "and --last-stage-layers\n";
         return kCannotRun;
     }
     if (args.tie && args.untie) {
@@ -238,6 +245,11 @@ void add_fit_command(CLI::App& app, int& exit_code) {
         ->check(whole_number(1));
     cmd->add_option("--last-stage-layers", args->last_stage_layers, "Layers on the last stage (uneven pipeline)")
         ->check(whole_number(1));
+    cmd->add_option("--stage-layers", args->stage_layers,
+                    "Layers of each virtual stage v = chunk * pp + stage, comma-separated (pp * vpp counts; "
+                    "what a sweep row states where the layers do not split evenly)")
+        ->delimiter(',')
+        ->check(whole_number(0));
     cmd->add_flag("--untie-embeddings", args->untie, "The output layer has its own table");
     cmd->add_flag("--tie-embeddings", args->tie, "The output layer shares the embedding's table");
     cmd->add_option("--vocab", args->vocab, "Vocabulary size, padded (default: the config's vocab_size)")

@@ -55,24 +55,33 @@ std::string gib(double bytes) { return fmt::format("{:.2f}", bytes / (1024.0 * 1
 std::string table(const std::vector<Fitted>& fits, const std::string& head, std::size_t shown_at_most) {
     std::string out = head;
     if (fits.empty()) return out + "no strategy fits\n";
-    out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n", "tp",
-                       "pp", "vpp", "cp", "ep", "etp", "mbs", "seq", "zero", "schedule", "recompute", "peak GiB",
-                       "stage");
+    out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n",
+                       "tp", "pp", "vpp", "cp", "ep", "etp", "mbs", "gbs", "seq", "zero", "schedule", "recompute",
+                       "peak GiB", "stage");
+    bool balanced = false;
     for (std::size_t i = 0; i < fits.size() && i < shown_at_most; ++i) {
         const Fitted& f = fits[i];
         const FitStrategy& s = f.strategy;
-        out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n",
+        // Layers that do not split evenly were balanced over the stages: the
+        // strategy (JSON) states how, as fit --stage-layers takes it.
+        const bool uneven = f.result.strategy.find(" stage-layers=") != std::string::npos;
+        balanced = balanced || uneven;
+        out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}{}\n",
                            s.layer.tp, s.pp, s.vpp, s.layer.cp, s.layer.ep, s.layer.etp, s.layer.mbs,
+                           f.result.micro_batches * s.layer.mbs * f.result.dp,
                            s.layer.seq ? fmt::to_string(*s.layer.seq) : "model", s.zero, f.schedule,
-                           kRecompute[f.recompute], gib(f.result.peak_bytes), f.result.peak_stage);
+                           kRecompute[f.recompute], gib(f.result.peak_bytes), f.result.peak_stage, uneven ? " *" : "");
     }
     if (fits.size() > shown_at_most)
         out += fmt::format("  ... {} more fit (--format json lists every one)\n", fits.size() - shown_at_most);
+    if (balanced)
+        out += "  * the layers do not split evenly over pp * vpp: the middle stages take one more each "
+               "(--format json states the counts, as fit --stage-layers takes them)\n";
     return out;
 }
 
 std::string json(const std::vector<Fitted>& fits, const FitSweepArgs& args, std::size_t tried, std::size_t skipped,
-                 std::size_t too_big, bool interrupted) {
+                 std::size_t too_big, std::size_t unpriced, bool interrupted) {
     JsonWriter w(2);
     w.begin_object();
     w.key("config");
@@ -85,6 +94,8 @@ std::string json(const std::vector<Fitted>& fits, const FitSweepArgs& args, std:
     w.value(Value::integer(static_cast<std::int64_t>(skipped)));
     w.key("too_big");
     w.value(Value::integer(static_cast<std::int64_t>(too_big)));
+    w.key("unpriced");
+    w.value(Value::integer(static_cast<std::int64_t>(unpriced)));
     w.key("interrupted");
     w.boolean(interrupted);
     w.key("fits");
@@ -157,8 +168,9 @@ int run_fit_sweep(const FitSweepArgs& args) {
     Progress progress(total, !args.no_progress && (args.progress || isatty(2) != 0));
     const auto start = std::chrono::steady_clock::now();
     std::vector<Fitted> fits;
-    std::size_t tried = 0, skipped = 0, too_big = 0;
-    std::string first_refusal;  // why the first strategy that cannot run cannot
+    std::size_t tried = 0, skipped = 0, too_big = 0, unpriced = 0;
+    std::string first_refusal;   // why the first strategy that cannot run cannot
+    std::string first_unpriced;  // the records' first error at a strategy that runs
     const bool interleaved_rows =
         std::any_of(vpps.begin(), vpps.end(), [](std::int64_t v) { return v > 1; }) ||
         std::find(schedules.begin(), schedules.end(), "interleaved") != schedules.end();
@@ -183,7 +195,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
                         f.strategy.device_bytes = args.budget;
                         f.strategy.balance_layers = true;
                         f.schedule = schedule.empty() ? (vpp > 1 ? "interleaved" : "1f1b") : schedule;
-                        bool fitted = false, priced = false;
+                        bool fitted = false, priced = false, broken = false;
                         for (f.recompute = 0; f.recompute < 3 && !fitted; ++f.recompute) {
                             f.strategy.layer.recompute = kRecompute[f.recompute];
                             try {
@@ -191,8 +203,13 @@ int run_fit_sweep(const FitSweepArgs& args) {
                             } catch (const LayerError& e) {  // sizes that do not divide: not a strategy
                                 if (first_refusal.empty()) first_refusal = e.what();
                                 break;
-                            } catch (const PricingError& e) {  // or a product past 64 bits at this one
-                                if (first_refusal.empty()) first_refusal = e.what();
+                            } catch (const PricingError& e) {
+                                if (e.kind() == PricingError::Kind::Overflow) {  // a product past 64 bits at this one
+                                    if (first_refusal.empty()) first_refusal = e.what();
+                                } else {  // the records' own error (a division by zero): said, not hidden
+                                    if (first_unpriced.empty()) first_unpriced = e.what();
+                                    broken = true;
+                                }
                                 break;
                             }
                             priced = true;
@@ -201,7 +218,8 @@ int run_fit_sweep(const FitSweepArgs& args) {
                                 fits.push_back(f);
                             }
                         }
-                        if (!priced) ++skipped;
+                        if (broken) ++unpriced;
+                        else if (!priced) ++skipped;
                         else if (!fitted) ++too_big;
                     }
 done:
@@ -215,7 +233,7 @@ done:
     if (!args.plot.empty()) {
         std::string why;
         const auto html = serve::sweep_plot_html(fmt::format("oprec sweep: {}", args.config),
-                                                 json(fits, args, tried, skipped, too_big, interrupted), web_dir(),
+                                                 json(fits, args, tried, skipped, too_big, unpriced, interrupted), web_dir(),
                                                  chart_library_dir(), why);
         if (!html || !write_file(args.plot, *html, why)) {
             std::cerr << "oprec sweep: --plot " << args.plot << ": " << why << '\n';
@@ -223,7 +241,7 @@ done:
         }
     }
     if (args.format == "json") {
-        std::cout << json(fits, args, tried, skipped, too_big, interrupted);
+        std::cout << json(fits, args, tried, skipped, too_big, unpriced, interrupted);
     } else {
         const std::string head = fmt::format(
             "{}: {}; {} strategies on {} GPUs against {:.2f} GiB a GPU in {:.2f} s: {} fit, {} do not fit even "
@@ -237,11 +255,14 @@ done:
         std::cerr << fmt::format("oprec sweep: interrupted after {} of {} strategies\n", tried, total);
         return 130;
     }
+    if (unpriced > 0)  // the records' error, at strategies that run: no answer for those
+        std::cerr << fmt::format("oprec sweep: {} {} could not be priced by the records; the first: {}\n", unpriced,
+                                 unpriced == 1 ? "strategy" : "strategies", first_unpriced);
     if (tried > 0 && skipped == tried) {  // nothing priced: no answer, not "nothing fits"
         std::cerr << "oprec sweep: no strategy of the grid can run on this model; the first: " << first_refusal << '\n';
         return kCannotRun;
     }
-    return fits.empty() ? kProblems : kOk;
+    return fits.empty() || unpriced > 0 ? kProblems : kOk;
 }
 
 }  // namespace oprec::cli

@@ -183,9 +183,9 @@ std::shared_ptr<const RankModel::Prepared> RankModel::prepare(const hf::Strategy
         auto call = [&](NodeId body, const std::string& fn) {
             try {
                 return interp.run(body);
-            } catch (const EvalError& e) {
-                throw FitError(fmt::format("{}: in `{}()` on a {} layer: {}", program_.sources.where(e.span()), fn,
-                                           kind, e.what()));
+            } catch (EvalError& e) {  // the records' error, kept as one (the API's PricingError)
+                e.set_context(fmt::format("`{}()` on a {} layer", fn, kind));
+                throw;
             }
         };
         KindFacts f;
@@ -316,8 +316,15 @@ Fit RankModel::fit(const RankStrategy& s) const {
     bind(bound("deferred_wgrad"), I(s.deferred_wgrad));
 
     Fit out;
+    // Settled as a command would state it again: the batch, and the layers of
+    // each virtual stage where they were balanced.
     RankStrategy settled = s;
     settled.layer = layer_strategy;
+    settled.gbs = gbs;
+    if (s.virtual_stage_layers.empty() && s.balance_layers && !s.first_stage_layers && !s.last_stage_layers &&
+        model_.stack().size() % static_cast<std::size_t>(layout.pp * layout.vp) != 0)
+        for (std::int64_t v = 0; v < layout.pp * layout.vp; ++v)
+            settled.virtual_stage_layers.push_back(static_cast<std::int64_t>(layout.chunk(v % layout.pp, v / layout.pp).count));
     out.strategy = describe(settled);
     out.dp = dp;
     out.micro_batches = m;
@@ -370,9 +377,9 @@ Fit RankModel::fit(const RankStrategy& s) const {
                 const TermInfo& t = program_.terms[ti];
                 try {
                     sf.bytes[ti] = py::add(sf.bytes[ti], interp.run(t.formula));
-                } catch (const EvalError& e) {
-                    throw FitError(fmt::format("{}: term `{}` (stage {}, chunk {}): {}", program_.sources.where(e.span()),
-                                               t.name, stage, ci, e.what()));
+                } catch (EvalError& e) {
+                    e.set_context(fmt::format("term `{}` (stage {}, chunk {})", t.name, stage, ci));
+                    throw;
                 }
             }
         }

@@ -37,6 +37,9 @@ std::string describe(const RankStrategy& s) {
     if (s.vpp > 1) out += fmt::format(" vpp={}", s.vpp);
     out += " " + hf::describe(s.layer);
     if (s.gbs) out += fmt::format(" gbs={}", *s.gbs);
+    if (!s.virtual_stage_layers.empty()) out += fmt::format(" stage-layers={}", fmt::join(s.virtual_stage_layers, ","));
+    if (s.first_stage_layers) out += fmt::format(" first-stage-layers={}", *s.first_stage_layers);
+    if (s.last_stage_layers) out += fmt::format(" last-stage-layers={}", *s.last_stage_layers);
     out += fmt::format(" zero={} {} {}", s.zero, schedule_name(s.schedule_or_default()), optimizer_name(s.optimizer));
     if (s.layer.recompute == hf::Recompute::Full && s.recompute_layers)
         out += fmt::format(" recompute-{}={}", s.recompute_method == RecomputeMethod::Uniform ? "uniform" : "block",

@@ -303,7 +303,7 @@ Reply Service::sweep(std::string_view body) {
         json base = strategy_json(b);
         json points = json::array();
         std::size_t skipped = 0;
-        std::optional<std::string> unpriced;  // the first point's PricingError
+        std::optional<std::string> refused;  // why the first point skipped cannot run
         std::vector<std::size_t> at(axes.size(), 0);
         for (std::size_t n = 0; n < count; ++n) {
             json s = base;
@@ -312,6 +312,9 @@ Reply Service::sweep(std::string_view body) {
             const FitStrategy strategy = strategy_of(s);
             if (strategy.gpus % (strategy.layer.tp * strategy.pp * strategy.layer.cp) != 0) {
                 ++skipped;
+                if (!refused)
+                    refused = fmt::format("gpus {} is not a multiple of tp * pp * cp = {} * {} * {}", strategy.gpus,
+                                          strategy.layer.tp, strategy.pp, strategy.layer.cp);
                 continue;
             }
             try {
@@ -319,15 +322,19 @@ Reply Service::sweep(std::string_view body) {
                 points.push_back({{"strategy", s}, {"peak_bytes", f.peak_bytes},
                                   {"peak_stage", f.peak_stage}, {"fits", f.fits},
                                   {"recompute_level", recompute_level(strategy.layer.recompute)}});
-            } catch (const LayerError&) {
+            } catch (const LayerError& e) {
                 ++skipped;  // a strategy this model cannot take (layers that do not split, ...)
+                if (!refused) refused = e.what();
             } catch (const PricingError& e) {
-                ++skipped;  // or that it cannot price (a product past 64 bits at a huge mbs, ...)
-                if (!unpriced) unpriced = e.what();
+                // The records' own error (a division by zero) is the answer; a
+                // product past 64 bits at a huge mbs only skips the point.
+                if (e.kind() != PricingError::Kind::Overflow) throw;
+                ++skipped;
+                if (!refused) refused = e.what();
             }
         }
-        // No point priced: the records' error, not an empty sweep.
-        if (points.empty() && unpriced) return error(422, *unpriced);
+        // No point priced: why the first could not be, not an empty sweep.
+        if (points.empty() && refused) return error(422, *refused);
         std::stable_sort(points.begin(), points.end(), [](const json& x, const json& y) {
             return x["peak_bytes"].get<double>() < y["peak_bytes"].get<double>();
         });

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -263,6 +264,52 @@ TEST_CASE("oprec sweep --budget: 1F1B and interleaved rows of a pp take one defa
                              "--budget 80GiB --no-progress --format json");
     REQUIRE(stated.status == 0);
     CHECK(nlohmann::json::parse(stated.out)["fits"][0]["peak_bytes"] == fits[0]["peak_bytes"]);
+    // Each row states the batch it was priced at, and fit prices that strategy alike.
+    CHECK(fits[0]["strategy"].get<std::string>().find(" gbs=4 ") != std::string::npos);
+    const Run table = oprec("sweep " + kExamples + "llama-2-7b.json --gpus 8 --tp 2 --pp 4 --vpp 1,2 --budget 80GiB "
+                            "--no-progress");
+    CHECK(has(table.out, "mbs   gbs   seq"));
+    const Run fit = oprec("fit " + kExamples + "llama-2-7b.json --gpus 8 --tp 2 --pp 4 --gbs 4 --format json");
+    CHECK(nlohmann::json::parse(fit.out)["peak_bytes"] == fits[0]["peak_bytes"]);
+}
+
+TEST_CASE("oprec sweep --budget: a row whose layers were balanced says how, and fit takes it", "[cli][sweep][fit]") {
+    // Gemma-2-9B's 42 layers do not split over 4 stages: the sweep balanced
+    // them while fit refused, and the row could not be priced again.
+    const Run r = oprec("sweep " + kExamples + "gemma-2-9b.json --gpus 8 --pp 4 --seq 2048 --budget 80GiB "
+                        "--no-progress --format json");
+    REQUIRE(r.status == 0);
+    const auto row = nlohmann::json::parse(r.out)["fits"].at(0);
+    CHECK(row["strategy"].get<std::string>().find(" stage-layers=10,11,11,10 ") != std::string::npos);
+    const Run fit = oprec("fit " + kExamples + "gemma-2-9b.json --gpus 8 --pp 4 --seq 2048 --stage-layers 10,11,11,10 "
+                          "--format json");
+    REQUIRE(fit.status == 0);
+    CHECK(nlohmann::json::parse(fit.out)["peak_bytes"] == row["peak_bytes"]);
+    const Run table = oprec("sweep " + kExamples + "gemma-2-9b.json --gpus 8 --pp 4 --seq 2048 --budget 80GiB "
+                            "--no-progress");
+    CHECK(has(table.out, "3 *\n"));
+    CHECK(has(table.out, "* the layers do not split evenly over pp * vpp"));
+    CHECK(oprec("fit " + kExamples + "gemma-2-9b.json --gpus 8 --pp 4 --stage-layers 10,11,11").status == 2);
+    CHECK(oprec("fit " + kExamples + "gemma-2-9b.json --gpus 8 --pp 4 --stage-layers 10,11,11,10 "
+                "--first-stage-layers 10").status == 2);
+}
+
+TEST_CASE("oprec sweep --budget: an error of the records is said, not counted as a strategy that cannot run",
+          "[cli][sweep][fit]") {
+    TempDir tmp;
+    std::ifstream in(OPREC_TEST_DATA "/../records/rank_calibrated.rec");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string import = "import \"calibrated.rec\"";
+    REQUIRE(text.find(import) != std::string::npos);
+    text.replace(text.find(import), import.size(), "import \"" OPREC_TEST_DATA "/../records/calibrated.rec\"");
+    const std::string records = tmp.write("mine.rec", text + "\nterm extra = 1 / (t - 1)\n");
+    const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --tp 1,2,4 --budget 80GiB --no-progress --records " +
+                        records, true);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "0 cannot run (sizes that do not divide)"));
+    CHECK(has(r.out, "oprec sweep: 1 strategy could not be priced by the records; the first: "));
+    CHECK(has(r.out, "mine.rec:"));
+    CHECK(has(r.out, "in term `extra` (stage 0, chunk 0): division by zero"));
 }
 
 TEST_CASE("oprec sweep --budget: the whole rank, the least recompute that fits each strategy", "[cli][sweep][fit]") {

@@ -152,6 +152,25 @@ TEST_CASE("serve: a sweep point the model cannot price is skipped, not the whole
     const serve::Reply none = service.sweep(R"({"model": "gpt2", "strategy": {"seq": 4194304, "flash_attention": false},
         "grid": {"tp": [1], "pp": [1], "recompute": ["none"], "mbs": [1048576]}})");
     CHECK(none.status == 422);  // nothing priced: why, not an empty list
+    // The same where no strategy can run: it once said 200 and no points.
+    const serve::Reply odd = service.sweep(R"({"model": "llama-2-7b", "strategy": {"gpus": 8}, "grid": {"tp": [3]}})");
+    CHECK(odd.status == 422);
+    CHECK(body_of(odd)["error"] == "gpus 8 is not a multiple of tp * pp * cp = 3 * 1 * 1");
+}
+
+TEST_CASE("serve: an error of the records themselves is the sweep's answer, not a skipped point", "[serve]") {
+    testing::TempDir dir;
+    std::string text = testing::read_text(kRoot / "records" / "rank_calibrated.rec");
+    const std::string import = "import \"calibrated.rec\"";
+    REQUIRE(text.find(import) != std::string::npos);
+    text.replace(text.find(import), import.size(), "import \"" + (kRoot / "records" / "calibrated.rec").string() + "\"");
+    serve::ServiceOptions o = service_options();
+    o.records_file = dir.write("mine.rec", text + "\nterm extra = 1 / (t - 1)\n");
+    serve::Service service(o);
+    const serve::Reply r = service.sweep(R"({"model": "gpt2", "grid": {"tp": [1, 2], "pp": [1], "recompute": ["none"]}})");
+    CHECK(r.status == 422);
+    CHECK(body_of(r)["error"].get<std::string>().find("in term `extra` (stage 0, chunk 0): division by zero") !=
+          std::string::npos);
 }
 
 TEST_CASE("serve: a sweep lists the strategies by peak, each as fit gives it", "[serve]") {
