@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include <sys/socket.h>
+
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -126,6 +128,13 @@ struct Server::Impl {
         // Small replies on a kept-alive connection otherwise wait out the
         // peer's delayed ACK (about 40 ms a request; the page asks on every change).
         http.set_tcp_nodelay(true);
+        // httplib's defaults set SO_REUSEPORT: a second `oprec serve` on the
+        // same port then started without a word and took half the requests.
+        // SO_REUSEADDR alone lets a restart bind while old sockets linger.
+        http.set_socket_options([](socket_t sock) {
+            int yes = 1;
+            setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
         http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (host_allowed(req)) return httplib::Server::HandlerResponse::Unhandled;
             res.status = 403;

@@ -287,6 +287,12 @@ TEST_CASE("serve: over HTTP, the page and the API, a foreign Host refused, no pa
     REQUIRE(no_path);
     CHECK(no_path->status == 404);
     CHECK(json::parse(no_path->body).contains("error"));
+    // A second server on the same port is refused (httplib's SO_REUSEPORT once let it start and take
+    // half the requests).
+    serve::ServerOptions same = o;
+    same.port = port;
+    serve::Server second(same);
+    CHECK_THROWS_WITH(second.run([](const std::string&) {}), "cannot listen on 127.0.0.1:" + std::to_string(port));
     server.stop();
     running.join();
 }
