@@ -55,6 +55,8 @@ def device_bytes(size: Union[str, int, float]) -> float:
         raise ValueError(f"device_memory={size!r}: expected bytes, e.g. 80 * 2**30 or '80GiB'")
     if isinstance(size, str):
         m = re.fullmatch(r"\s*([\d_.]+(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*", size)
+        if m and re.search(r"(^|\D)_|_(\D|$)", m.group(1)):  # "_80GiB", "8__0": a slip, not a size
+            m = None
         unit = m and _UNITS.get(m.group(2).lower())
         try:
             value = float(m.group(1).replace("_", "")) * unit if m and unit else math.nan
@@ -64,6 +66,9 @@ def device_bytes(size: Union[str, int, float]) -> float:
         value = float(size)
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"device_memory={size!r}: expected bytes, e.g. 80 * 2**30, '80GiB', '141GB'")
+    if value < 2 ** 20:  # as the command: 80 is 80 bytes, not a GPU
+        raise ValueError(f"device_memory={size!r}: expected a size with its unit: a bare number counts bytes, "
+                         "and a device's memory is more than a MiB")
     return value
 
 

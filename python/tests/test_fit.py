@@ -217,3 +217,10 @@ def test_device_memory_takes_the_exponent_form() -> None:
     assert oprec.fit(LLAMA, tp=8, device_memory="1.5E9 b")["device_bytes"] == 1.5e9
     with pytest.raises(ValueError, match="device_memory='1e'"):
         oprec.fit(LLAMA, device_memory="1e")
+    # A bare 80 was 80 bytes: no strategy fit, and nothing said why.
+    for size in (80, "80", 1000.0):
+        with pytest.raises(ValueError, match="a bare number counts bytes"):
+            oprec.fit(LLAMA, device_memory=size)
+    for slip in ("_80GiB", "8__0GiB"):
+        with pytest.raises(ValueError, match="expected bytes"):
+            oprec.fit(LLAMA, device_memory=slip)

@@ -104,8 +104,9 @@ FitStrategy strategy_of(const FitArgs& a, double device) {
 
 int run(const FitArgs& args) {
     const auto device = parse_byte_size(args.device);
-    if (!device || *device <= 0) {
-        std::cerr << fmt::format("oprec fit: --device-memory {}: expected bytes, e.g. 80GiB, 141GB or 1e11\n", args.device);
+    if (!device || device_size_problem(*device)) {
+        std::cerr << fmt::format("oprec fit: --device-memory {}: expected {}, e.g. 80GiB, 141GB or 1e11\n", args.device,
+                                 device ? *device_size_problem(*device) : "bytes");
         return kCannotRun;
     }
     if (args.config.empty() == args.megatron_args.empty()) {

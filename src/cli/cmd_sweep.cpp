@@ -54,8 +54,9 @@ int run(const SweepArgs& args) {
                          args.records.empty() ? "calibrated" : args.records, args.format, 0, args.progress,
                          args.no_progress, args.plot};
         const auto budget = parse_byte_size(args.budget);
-        if (!budget || *budget <= 0) {
-            std::cerr << fmt::format("oprec sweep: --budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n", args.budget);
+        if (!budget || device_size_problem(*budget)) {
+            std::cerr << fmt::format("oprec sweep: --budget {}: expected {}, e.g. 40GiB, 80GB or 1e11\n", args.budget,
+                                     budget ? *device_size_problem(*budget) : "bytes");
             return kCannotRun;
         }
         if (args.format == "csv") {
@@ -97,9 +98,9 @@ int run(const SweepArgs& args) {
     std::optional<double> budget;
     if (!args.activation_budget.empty()) {
         budget = parse_byte_size(args.activation_budget);
-        if (!budget || *budget <= 0) {
-            std::cerr << fmt::format("oprec sweep: --activation-budget {}: expected bytes, e.g. 40GiB, 80GB or 1e9\n",
-                                     args.activation_budget);
+        if (!budget || device_size_problem(*budget)) {
+            std::cerr << fmt::format("oprec sweep: --activation-budget {}: expected {}, e.g. 40GiB, 80GB or 1e10\n",
+                                     args.activation_budget, budget ? *device_size_problem(*budget) : "bytes");
             return kCannotRun;
         }
     }

@@ -86,8 +86,9 @@ FitRequest parse_fit(std::string_view rest) {
         else if (key == "family") r.family = value;
         else if (key == "device_memory") {
             const auto bytes = parse_byte_size(value);
-            if (!bytes || *bytes <= 0)
-                throw CommandError(fmt::format("device_memory={}: expected bytes, e.g. 80GiB, 141GB", value));
+            if (!bytes || device_size_problem(*bytes))
+                throw CommandError(fmt::format("device_memory={}: expected {}, e.g. 80GiB, 141GB", value,
+                                               bytes ? *device_size_problem(*bytes) : "bytes"));
             s.device_bytes = *bytes;
         }
     }

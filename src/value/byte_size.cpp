@@ -22,8 +22,13 @@ std::optional<double> parse_byte_size(std::string_view text) {
         if (exp > digits) end = exp;
     }
     std::string number;
-    for (char c : text.substr(0, end))
-        if (c != '_') number += c;
+    for (std::size_t i = 0; i < end; ++i) {
+        // An underscore groups digits ("1_000"): between two of them, or a slip ("_80", "8__0").
+        if (text[i] == '_' && (i == 0 || i + 1 >= end || !std::isdigit(static_cast<unsigned char>(text[i - 1])) ||
+                               !std::isdigit(static_cast<unsigned char>(text[i + 1]))))
+            return std::nullopt;
+        if (text[i] != '_') number += text[i];
+    }
     if (number.empty()) return std::nullopt;
     double value = 0;
     auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
@@ -46,6 +51,13 @@ std::optional<double> parse_byte_size(std::string_view text) {
             const double bytes = value * u.scale;
             return std::isfinite(bytes) ? std::optional(bytes) : std::nullopt;
         }
+    return std::nullopt;
+}
+
+std::optional<std::string> device_size_problem(double bytes) {
+    if (!(bytes > 0)) return "a size above 0";
+    if (bytes < 1048576.0)
+        return "a size with its unit: a bare number counts bytes, and a device's memory is more than a MiB";
     return std::nullopt;
 }
 

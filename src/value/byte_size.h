@@ -4,10 +4,15 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace oprec {
 
 std::optional<double> parse_byte_size(std::string_view text);
+
+// Why a parsed size cannot be a device's memory or a budget; none where it
+// can. Under a MiB it is a unit left out ("80" reads as 80 bytes).
+std::optional<std::string> device_size_problem(double bytes);
 
 }  // namespace oprec

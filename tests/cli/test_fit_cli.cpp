@@ -341,6 +341,15 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     // Sizes in exponent form, as the message offers them.
     r = run_fit_cli("fit " + kLlama + " --gpus 8 --tp 8 --device-memory 1e11", true);
     CHECK(r.status == 0);
+    // A bare 80 is 80 bytes: it once gave "does not fit", exit 1, and no reason.
+    r = run_fit_cli("fit " + kLlama + " --gpus 8 --tp 8 --device-memory 80", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--device-memory 80: expected a size with its unit: a bare number counts bytes"));
+    r = run_fit_cli("sweep " + kLlama + " --gpus 8 --tp 8 --budget 80", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--budget 80: expected a size with its unit"));
+    r = run_fit_cli("sweep " + kLlama + " --gpus 8 --tp 8 --budget 0GiB", true);
+    CHECK(has(r.out, "--budget 0GiB: expected a size above 0"));
 }
 
 TEST_CASE("fit: a multimodal config is its text model, and says its other towers are not priced", "[fit][cli][hf]") {

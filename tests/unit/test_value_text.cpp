@@ -45,6 +45,14 @@ TEST_CASE("byte sizes: units, underscores and the exponent form the messages off
     CHECK_FALSE(parse_byte_size("e9"));
     CHECK_FALSE(parse_byte_size("1e400"));   // past a double
     CHECK_FALSE(parse_byte_size("lots"));
+    CHECK_FALSE(parse_byte_size("_80GiB"));  // an underscore groups digits, between two of them
+    CHECK_FALSE(parse_byte_size("8__0GiB"));
+    CHECK_FALSE(parse_byte_size("80_GiB"));
+    // A device's memory or a budget: a bare 80 was taken as 80 bytes, and no strategy fit.
+    CHECK(device_size_problem(80) == "a size with its unit: a bare number counts bytes, and a device's memory is "
+                                     "more than a MiB");
+    CHECK(device_size_problem(0) == "a size above 0");
+    CHECK_FALSE(device_size_problem(*parse_byte_size("80GiB")));
 }
 
 TEST_CASE("str_repr: Python's repr of a str, so a user's text never reaches a terminal raw", "[value]") {
