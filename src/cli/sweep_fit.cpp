@@ -43,6 +43,10 @@ std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const ch
     return out;
 }
 
+// Each strategy is up to three whole-rank fits (about 20 us each): a
+// million is a minute's sweep; more is a slip of the grid.
+constexpr std::size_t kMaxFitStrategies = 1'000'000;
+
 struct Fitted {
     FitStrategy strategy;
     std::string schedule;
@@ -145,10 +149,20 @@ int run_fit_sweep(const FitSweepArgs& args) {
     std::int64_t gpus = 0;
     std::optional<std::int64_t> gbs;
     try {
-        layers = parse_grid(args.strategy).strategies();
+        const StrategyGrid grid = parse_grid(args.strategy);
         pps = wholes(args.pp, "pp", 1, 1);
         vpps = wholes(args.vpp, "vpp", 1, 1);
         zeros = wholes(args.zero, "zero", 1, 0);
+        // Counted before the layer strategies are listed: a slip of a grid
+        // once ran for hours (or could not be held in memory).
+        std::size_t count = grid.size();
+        for (std::size_t n : {pps.size(), vpps.size(), zeros.size(), schedules.size()})
+            if (count != SIZE_MAX && __builtin_mul_overflow(count, n, &count)) count = SIZE_MAX;
+        if (count > kMaxFitStrategies)
+            throw std::invalid_argument(fmt::format(
+                "the grid has {} strategies: at most {} in one --budget sweep (each is a whole-rank fit)",
+                count == SIZE_MAX ? std::string("more than 2^64") : std::to_string(count), kMaxFitStrategies));
+        layers = grid.strategies();
         for (std::int64_t z : zeros)
             if (z > 3) throw std::invalid_argument(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", z));
         for (const std::string& name : args.schedule)

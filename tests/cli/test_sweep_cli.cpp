@@ -409,6 +409,12 @@ TEST_CASE("oprec sweep: a grid beyond ten million strategies is refused before p
     CHECK(r.status == 2);
     CHECK(has(r.out, "the grid has 11000000 strategies: at most 10000000 in one sweep"));
     CHECK_FALSE(has(r.out, "Pareto"));
+    // The whole rank's sweep too (a billion once ran with no end in sight), at a million: each is a fit.
+    const Run budget = oprec("sweep " + kExamples + "llama-2-7b.json --budget 80GiB --mbs " + thousand + " --seq " +
+                                 thousand + " --zero 0,1",
+                             true);
+    CHECK(budget.status == 2);
+    CHECK(has(budget.out, "the grid has 2000000 strategies: at most 1000000 in one --budget sweep"));
 }
 
 TEST_CASE("oprec sweep and eval --hf: a --profiles file with no op profiles is refused, naming the option", "[cli][sweep][hf][errors]") {
