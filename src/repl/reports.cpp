@@ -1,6 +1,7 @@
 #include "repl/reports.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,11 @@ Priced priced(F&& f) {
 }
 
 std::string exact(const Priced& p) { return p.value ? exact_bytes(*p.value) : "error"; }
+
+// Bytes past a float's range are printed as Python computes them, and said
+// to be no answer, as `oprec eval` says (exit 1 there; the report fails here).
+constexpr const char* kNonFinite = "  warning: bytes past a float's range, as Python computes them: no usable answer\n";
+bool non_finite(const Priced& p) { return p.value && !std::isfinite(p.value->as_double()); }
 std::string human(const Priced& p) { return p.value ? human_bytes(p.value->as_double()) : ""; }
 
 // The index of a layer part in the records' parts.
@@ -124,8 +130,10 @@ Report slot_report(const Records& records, const Layer& layer, std::string_view 
     std::string label(slot);
     if (only) label += " only " + *only;
     Report r;
-    r.text = fmt::format("{}  {} bytes  {}\n", label, exact_bytes(bytes), human_bytes(bytes.as_double()));
+    const std::string human_size = human_bytes(bytes.as_double());  // none for inf
+    r.text = fmt::format("{}  {} bytes{}{}\n", label, exact_bytes(bytes), human_size.empty() ? "" : "  ", human_size);
     if (!layer.holds(slot)) r.text += not_held(records, slot);
+    if (!std::isfinite(bytes.as_double())) r.text += kNonFinite, r.ok = false;
     return r;
 }
 
@@ -139,7 +147,8 @@ Report layer_report(const Records& records, const Layer& layer) {
         t.row({"layer (its input)", exact(input), human(input)});
         r.text += t.render();
         if (!input.value) append_errors(r.text, {input.error});
-        r.ok = input.value.has_value();
+        if (non_finite(input)) r.text += kNonFinite;
+        r.ok = input.value.has_value() && !non_finite(input);
         return r;
     }
     const Named<std::string> held = layer.held_slots();  // throws: nothing to show
@@ -166,7 +175,10 @@ Report layer_report(const Records& records, const Layer& layer) {
     t.row({"layer", "", exact(lt), human(lt)});
     r.text += t.render();
     append_errors(r.text, errors);
-    r.ok = errors.empty();
+    const bool unusable = non_finite(lt) || std::any_of(slots.begin(), slots.end(),
+                                                         [](const HeldSlot& h) { return non_finite(h.bytes); });
+    if (unusable) r.text += kNonFinite;
+    r.ok = errors.empty() && !unusable;
     return r;
 }
 
