@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import operator
 import os
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -91,8 +92,9 @@ def _fits(value: Any, type_text: str) -> bool:
         return isinstance(value, (list, tuple)) and all(_fits(v, type_text[5:-1]) for v in value)
     if type_text == "str":
         return isinstance(value, str)
-    if type_text == "int":
-        return not isinstance(value, float) and hasattr(value, "__index__")
+    if type_text == "int":  # what converts to a C++ int64_t: not a bool, not past 64 bits
+        return (not isinstance(value, (float, bool)) and hasattr(value, "__index__")
+                and -2 ** 63 <= operator.index(value) < 2 ** 63)
     if type_text == "bool":
         return isinstance(value, bool)
     if type_text == "float":
@@ -137,6 +139,8 @@ def explain(title: str, doc: Optional[str], args: Tuple[Any, ...], kwargs: Dict[
             continue
         if not _fits(given[p.name], p.type_text):
             words = _words(p.type_text) or p.type_text
+            if "int" in p.type_text and isinstance(given[p.name], int) and not isinstance(given[p.name], bool):
+                words += " of 64 bits"  # the value is an int, past what the engine holds
             label = ("the value" if not title.endswith(")")  # a property's setter
                      else f"argument {int(p.name[3:]) + 1}" if re.fullmatch(r"arg\d+", p.name) else f"`{p.name}`")
             return f"{title}: {label} needs {words}, got {_got(given[p.name])}"

@@ -65,6 +65,14 @@ def layer(config: ConfigLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring"
     options = dict(tp=tp, cp=cp, cp_algo=cp_algo, sp=sp, ep=ep, etp=etp, mbs=mbs, seq=seq, dtype=dtype,
                    flash_attention=flash_attention, param_casts=param_casts, recompute=recompute,
                    switches=switches, micro_factor=micro_factor, family=family, index=index, kind=kind)
+    # pybind11 takes True for 1 and 0 for False: said here, as oprec.fit says it.
+    for name in ("tp", "cp", "ep", "etp", "mbs", "seq", "index"):
+        if isinstance(options[name], bool):
+            raise TypeError(f"oprec.hf.layer(): `{name}` needs an int, got bool {options[name]!r}")
+    for name in ("sp", "flash_attention", "param_casts"):
+        if not isinstance(options[name], bool):
+            raise TypeError(f"oprec.hf.layer(): `{name}` needs True or False, got {type(options[name]).__name__} "
+                            f"{options[name]!r}")
     with _config_path(config, "oprec.hf.layer()") as path:
         return HfLayer(**hf_layer(recs, path, **options))
 

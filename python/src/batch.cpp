@@ -111,7 +111,7 @@ void register_batch(py::module_& m) {
                 if (!py::isinstance<py::iterable>(values) || py::isinstance<py::str>(values))
                     throw py::type_error("grid: the values of `" + a.field + "` need a list (or another iterable), got " +
                                          std::string(Py_TYPE(values.ptr())->tp_name));
-                for (py::handle v : py::iter(values)) a.values.push_back(to_field(v, a.field));
+                for (py::handle v : py::iter(values)) a.values.push_back(to_finite_field(v, a.field));
                 axes.push_back(std::move(a));
             }
             return results(price_grid(b.layer, axes, raise_errors), raise_errors);

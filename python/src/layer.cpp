@@ -25,7 +25,7 @@ py::list keys(const Layer& l) {
 // it (a typo would otherwise be stated, read by nothing, and change nothing).
 void set_one(Layer& layer, const std::string& name, py::handle value) {
     if (const auto why = layer.unknown_field(name)) throw py::key_error(*why);
-    layer.set(name, to_field(value, name));
+    layer.set(name, to_finite_field(value, name));
 }
 
 void set_all(Layer& layer, py::handle mapping) {

@@ -1,5 +1,6 @@
 #include "py_values.h"
 
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -66,6 +67,13 @@ Field to_field(py::handle value, std::string_view name) {
     }
     throw LayerError("field `" + std::string(name) + "`: expected a number, a string or None, got " +
                      std::string(Py_TYPE(v)->tp_name));
+}
+
+Field to_finite_field(py::handle value, std::string_view name) {
+    Field f = to_field(value, name);
+    if (const Number* n = std::get_if<Number>(&f); n != nullptr && !std::isfinite(n->to_double()))
+        throw LayerError("field `" + std::string(name) + "`: " + n->repr() + " is not a finite number");
+    return f;
 }
 
 bool switch_keeps(py::handle value, std::string_view name) {

@@ -23,6 +23,10 @@ py::dict to_python(const Named<Number>& named);
 // member whose value is one of them (the reference's CPAlgo). Throws
 // LayerError naming `name`.
 Field to_field(py::handle value, std::string_view name);
+// The same, refusing nan and inf: a layer's own field or context value set
+// from Python, as `oprec eval --set` refuses them (the drop-in takes what
+// the reference takes).
+Field to_finite_field(py::handle value, std::string_view name);
 
 // A mapping's key that must be a str: its text, else a TypeError saying
 // what it stands for (`what`: "a field's name") and what it got.

@@ -44,7 +44,7 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
             // records with no schema cannot tell one.
             if (!records.schema().empty())
                 if (const auto why = b.layer.unknown_field(n)) throw LayerError("fields: " + *why);
-            b.layer.set(n, to_field(value, n));
+            b.layer.set(n, to_finite_field(value, n));
         }
     // The context's switches, where it states them, stand for the layer's
     // own altogether (the reference reads one or the other).
@@ -58,7 +58,7 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
             const std::string k = key_text(key, "a context key");
             const auto& context = context_names();
             if (std::find(context.begin(), context.end(), k) != context.end())
-                b.layer.set(k, to_field(value, k));
+                b.layer.set(k, to_finite_field(value, k));
             else if (k == "node" || k == "current_node" || k == "recompute")
                 b.layer.set_recompute(parse_recompute(
                     key_text(py::hasattr(value, "name") ? value.attr("name") : value, "context." + k + " (none, selective or full)")));

@@ -4,7 +4,9 @@ fit's sizes, each refused or priced right rather than crashing, wrapping
 or allocating without end."""
 from __future__ import annotations
 
+import decimal
 import json
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -100,3 +102,28 @@ def test_hf_micro_factor_must_be_a_number() -> None:
     for bad in ("x", None):
         with pytest.raises(TypeError, match="micro_factor: expected a number"):
             oprec.hf.layer(str(LLAMA_HF), micro_factor=bad)
+
+
+def test_a_layers_field_or_context_value_is_a_finite_number() -> None:
+    # nan and inf were taken and priced as nan (or a finite nonsense), where `eval --set` refuses them.
+    layer = oprec.Records().layer_file(ROOT / "examples" / "llama2-7b.json")
+    for value in (float("nan"), float("inf"), -float("inf"), decimal.Decimal("NaN")):
+        with pytest.raises(oprec.LayerError, match="is not a finite number"):
+            layer["t"] = value
+        with pytest.raises(oprec.LayerError, match="is not a finite number"):
+            layer.grid({"t": [1, value]})
+        with pytest.raises(oprec.LayerError, match="field `micro_factor`: .* is not a finite number"):
+            oprec.Records().layer(dict(layer), context={"node": "selective", "micro_factor": value})
+    assert layer["t"] == 4  # unchanged by what was refused
+
+
+def test_hf_layer_takes_no_bool_for_an_int_nor_an_int_for_a_bool() -> None:
+    config = ROOT / "examples" / "hf" / "llama-2-7b.json"
+    for options, said in (({"tp": True}, "`tp` needs an int, got bool True"),
+                          ({"index": False}, "`index` needs an int, got bool False"),
+                          ({"sp": 0}, "`sp` needs True or False, got int 0"),
+                          ({"tp": 2 ** 63}, "`tp` needs an int of 64 bits, got int 9223372036854775808")):
+        with pytest.raises(TypeError, match=re.escape(said)):
+            oprec.hf.layer(config, **options)
+    with pytest.raises(TypeError, match="`tp` needs an int, got bool"):
+        oprec.sweep(config, tp=[1, True])
