@@ -139,7 +139,7 @@ int run(const FitArgs& args) {
         options.profiles = "profiles.rec";
         records = Records::load(records_path, options);
     } catch (const RecordsError& e) {
-        std::cerr << render_problems(e, isatty(2) != 0);
+        std::cerr << render_problems(e, isatty(2) != 0) << records_hint(records_path, "calibrated, reference");
         return kCannotRun;
     }
     const auto family = args.family.empty() ? std::nullopt : std::optional(args.family);

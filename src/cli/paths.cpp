@@ -5,6 +5,8 @@
 #include <string>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 namespace oprec::cli {
 
 namespace fs = std::filesystem;
@@ -68,6 +70,12 @@ RecordsOptions records_options() {
             if (!dir.empty()) options.search_path.emplace_back(dir);
     }
     return options;
+}
+
+std::string records_hint(const fs::path& path, std::string_view names) {
+    std::error_code ec;
+    if (fs::exists(path, ec)) return "";
+    return fmt::format("note: --records takes {} or a .rec file's path\n", names);
 }
 
 std::string render_problems(const RecordsError& e, bool color) {

@@ -27,6 +27,9 @@ std::filesystem::path resolve_records(std::string_view arg);
 // How the commands load records through the public API: the data dir, and
 // OPREC_PATH's folders (cli/load_options.h: the same for the checker's tools).
 RecordsOptions records_options();
+// After a load's errors, where `path` (what --records ARG resolved to) is
+// no file: a note of what --records takes (`names`); else nothing.
+std::string records_hint(const std::filesystem::path& path, std::string_view names);
 // A load's diagnostics as the terminal shows them.
 std::string render_problems(const RecordsError& e, bool color);
 

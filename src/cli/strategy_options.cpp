@@ -110,7 +110,7 @@ std::optional<Records> load_hf_records(const std::string& records, const Strateg
         with.profiles = options.profiles;
         loaded = Records::load(resolve_records(records), with);
     } catch (const RecordsError& e) {
-        std::cerr << render_problems(e, isatty(2) != 0);
+        std::cerr << render_problems(e, isatty(2) != 0) << records_hint(resolve_records(records), "op_records, calibrated");
         return std::nullopt;
     }
     if (loaded->ops().empty()) {  // --records named a file of op profiles: it prices nothing

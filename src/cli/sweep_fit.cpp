@@ -133,13 +133,15 @@ std::string json(const std::vector<Fitted>& fits, const FitSweepArgs& args, std:
 
 int run_fit_sweep(const FitSweepArgs& args) {
     std::optional<Records> records;
+    std::filesystem::path path;  // what --records names
     try {
         RecordsOptions options = records_options();
         options.profiles = args.strategy.profiles;
         const std::string& r = args.records;
-        records = Records::load(resolve_records(r == "calibrated" || r == "reference" ? "rank_" + r : r), options);
+        path = resolve_records(r == "calibrated" || r == "reference" ? "rank_" + r : r);
+        records = Records::load(path, options);
     } catch (const RecordsError& e) {
-        std::cerr << render_problems(e, isatty(2) != 0);
+        std::cerr << render_problems(e, isatty(2) != 0) << records_hint(path, "calibrated, reference");
         return kCannotRun;
     }
     std::optional<FitModel> model;

@@ -352,6 +352,18 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     CHECK(has(r.out, "--budget 0GiB: expected a size above 0"));
 }
 
+TEST_CASE("fit, sweep: records that are not there are said as such, with what --records takes", "[fit][cli][errors]") {
+    // Once "<records and profiles>:1:1: no file `nosuch` to import", a line the user never wrote.
+    for (const std::string command : {"fit " + kLlama, "sweep " + kLlama + " --budget 80GiB", "sweep " + kLlama}) {
+        INFO(command);
+        const Run r = run_fit_cli(command + " --records nosuch", true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, "nosuch: error: cannot read `nosuch`: it cannot be opened [E0122]"));
+        CHECK(has(r.out, "note: --records takes "));
+        CHECK_FALSE(has(r.out, "<records and profiles>"));
+    }
+}
+
 TEST_CASE("fit: a multimodal config is its text model, and says its other towers are not priced", "[fit][cli][hf]") {
     // LLaVA-1.5-7B's layout: a Llama text_config (LlamaConfig: untied) inside
     // a wrapper whose own class would tie; transformers ties by the text config.
