@@ -16,7 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from ._oprec import Records, fit_json, fit_megatron_json
 from ._plot import FitResult
-from .errors import LayerError
+from .errors import LayerError, in_python_words
 
 ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 RecordsLike = Union[str, "os.PathLike[str]", Records]
@@ -106,12 +106,6 @@ def _str(name: str, value: Any) -> None:
         raise ValueError(f"{name}={value!r}: expected a string or None")
 
 
-def _in_python_words(e: LayerError) -> LayerError:
-    """The fit names options as the command does (--first-stage-layers); say first_stage_layers."""
-    text = re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), str(e))
-    return LayerError(text)
-
-
 def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 8, tp: int = 1, pp: int = 1,
         vpp: int = 1, cp: int = 1, cp_algo: str = "ring", sp: bool = True, ep: int = 1, etp: int = 1,
         mbs: int = 1, gbs: Optional[int] = None, seq: Optional[int] = None, dtype: Optional[str] = None,
@@ -177,7 +171,7 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
                        first_stage_layers=first_stage_layers, last_stage_layers=last_stage_layers,
                        untied=untied, vocab=vocab, device_bytes=device)
     except LayerError as e:
-        raise _in_python_words(e) from None
+        raise in_python_words(e) from None
     result = FitResult(json.loads(out))
     for note in result.get("notes", ()):  # what the config states that nothing prices
         warnings.warn(note, stacklevel=2)

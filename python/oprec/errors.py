@@ -8,6 +8,7 @@ a records error carries every ``problems`` entry, each with its position.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List
 
 
@@ -27,6 +28,11 @@ class RecordsError(Error, ValueError):
 
 class LayerError(Error, ValueError):
     """A layer document, field value or name that cannot be taken; says where and what."""
+
+
+def in_python_words(e: LayerError) -> LayerError:
+    """The engine names options as the command does (--first-stage-layers); say first_stage_layers."""
+    return LayerError(re.sub(r"(?<![\w/.-])--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), str(e)))
 
 
 class PricingError(Error):

@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 from . import _args
 from ._oprec import Layer, Records, hf_layer as _hf_layer
 from ._plot import SweepResult
-from .errors import Error, LayerError
+from .errors import Error, LayerError, in_python_words
 
 # The compiled function's argument errors, named as the caller called it.
 hf_layer = _args.wrap_function(_hf_layer, "oprec.hf.layer()")
@@ -74,7 +74,10 @@ def layer(config: ConfigLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring"
             raise TypeError(f"oprec.hf.layer(): `{name}` needs True or False, got {type(options[name]).__name__} "
                             f"{options[name]!r}")
     with _config_path(config, "oprec.hf.layer()") as path:
-        return HfLayer(**hf_layer(recs, path, **options))
+        try:
+            return HfLayer(**hf_layer(recs, path, **options))
+        except LayerError as e:  # the engine says --tp, as the command's option
+            raise in_python_words(e) from None
 
 
 _MAPPING = "<config mapping>"

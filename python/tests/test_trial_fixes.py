@@ -127,3 +127,12 @@ def test_hf_layer_takes_no_bool_for_an_int_nor_an_int_for_a_bool() -> None:
             oprec.hf.layer(config, **options)
     with pytest.raises(TypeError, match="`tp` needs an int, got bool"):
         oprec.sweep(config, tp=[1, True])
+
+
+def test_hf_layer_names_its_options_in_pythons_words() -> None:
+    # It said "--tp 0", the command's option, where fit() already said "tp".
+    with pytest.raises(oprec.LayerError) as e:
+        oprec.hf.layer(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=0)
+    assert str(e.value) == "tp 0: it must be at least 1"
+    rows = oprec.sweep(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=[3])
+    assert "--" not in rows[0]["error"] and rows[0]["error"].startswith("tp 3:")
