@@ -43,6 +43,15 @@ def fit_records(name: Union[str, "os.PathLike[str]"] = "calibrated") -> Records:
     return _records[key]
 
 
+def _fit_records(records: RecordsLike) -> Records:
+    if not isinstance(records, Records):
+        return fit_records(records)
+    if not records.has_profiles:  # the engine's words name its C++ option
+        raise LayerError(f"records={records!r}: loaded without op profiles; load them with "
+                         "oprec.Records(path, profiles='profiles.rec'), or pass the path")
+    return records
+
+
 # As `oprec fit --device-memory` reads a size: binary units (K M G T, KiB ...)
 # are powers of 1024, decimal ones (kB MB GB TB) powers of 1000.
 _UNITS = {"": 1, "b": 1, "k": 1024, "kib": 1024, "kb": 1e3, "m": 1024 ** 2, "mib": 1024 ** 2, "mb": 1e6,
@@ -153,7 +162,7 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     _bool("untied", untied, optional=True)
     _str("family", family)
     device = device_bytes(device_memory)
-    recs = records if isinstance(records, Records) else fit_records(records)
+    recs = _fit_records(records)
     if isinstance(config, Mapping):
         try:
             source, text = "<config>", json.dumps(dict(config), allow_nan=False)
@@ -190,7 +199,7 @@ def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated
     _int("gpus", gpus, 1)
     _str("family", family)
     device = device_bytes(device_memory)
-    recs = records if isinstance(records, Records) else fit_records(records)
+    recs = _fit_records(records)
     got = fit_megatron_json(recs, text, "<megatron-args>", gpus=gpus, device_bytes=device, family=family)
     if got["unknown"]:
         warnings.warn("flags oprec does not know, ignored: " + " ".join(got["unknown"]), stacklevel=2)

@@ -224,3 +224,11 @@ def test_device_memory_takes_the_exponent_form() -> None:
     for slip in ("_80GiB", "8__0GiB"):
         with pytest.raises(ValueError, match="expected bytes"):
             oprec.fit(LLAMA, device_memory=slip)
+
+
+def test_loaded_records_without_profiles_are_refused_in_pythons_words() -> None:
+    with pytest.raises(oprec.LayerError, match=r"loaded without op profiles; load them with "
+                                               r"oprec.Records\(path, profiles='profiles.rec'\)"):
+        oprec.fit(LLAMA, records=oprec.Records("rank_calibrated"))
+    loaded = oprec.Records("rank_calibrated", profiles="profiles.rec")
+    assert oprec.fit(LLAMA, records=loaded) == oprec.fit(LLAMA, records="calibrated")
