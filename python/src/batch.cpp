@@ -24,7 +24,14 @@ struct Axis {
 struct Outcome {
     std::vector<std::optional<Number>> totals;
     std::optional<PricingError> first_error;
+    std::string first_error_at;  // which point or item raised it ("grid point 2 (t=0)")
 };
+
+// The error with the point it arose at before it: over many points, the
+// message alone does not say which one to look at.
+PricingError at_point(const PricingError& e, const std::string& at) {
+    return PricingError(e.kind(), e.kind_name(), at + ": " + e.what(), e.where(), e.reason());
+}
 
 // Points priced between two looks at Python's signals: a Ctrl-C during a
 // long grid raises KeyboardInterrupt within a few milliseconds, and the
@@ -60,7 +67,7 @@ Outcome price_grid(Layer layer, const std::vector<Axis>& axes, bool stop_at_erro
                     out.totals.emplace_back(layer.total());
                 } catch (const PricingError& e) {
                     out.totals.emplace_back(std::nullopt);
-                    if (!out.first_error) out.first_error = e;
+                    if (!out.first_error) out.first_error = e, out.first_error_at = std::to_string(n);
                     if (stop_at_error) {
                         stopped = true;
                         break;
@@ -78,6 +85,15 @@ Outcome price_grid(Layer layer, const std::vector<Axis>& axes, bool stop_at_erro
         }
         check_signals();
     }
+    if (out.first_error) {  // its point's values, the last axis fastest
+        std::size_t rest = std::stoul(out.first_error_at);
+        std::vector<std::string> values(axes.size());
+        for (std::size_t k = axes.size(); k-- > 0; rest /= axes[k].values.size())
+            values[k] = axes[k].field + "=" + py::repr(to_python(axes[k].values[rest % axes[k].values.size()])).cast<std::string>();
+        std::string joined;
+        for (const std::string& v : values) joined += (joined.empty() ? "" : ", ") + v;
+        out.first_error_at = "grid point " + out.first_error_at + " (" + joined + ")";
+    }
     return out;
 }
 
@@ -88,7 +104,7 @@ bool raises(const std::string& on_error) {
 }
 
 py::list results(const Outcome& o, bool raise_errors) {
-    if (raise_errors && o.first_error) throw *o.first_error;
+    if (raise_errors && o.first_error) throw at_point(*o.first_error, o.first_error_at);
     py::list out(o.totals.size());
     for (std::size_t i = 0; i < o.totals.size(); ++i)
         out[i] = o.totals[i] ? to_python(*o.totals[i]) : py::none();
@@ -146,7 +162,7 @@ void register_batch(py::module_& m) {
                             o.totals.emplace_back(layers[n].total());
                         } catch (const PricingError& e) {
                             o.totals.emplace_back(std::nullopt);
-                            if (!o.first_error) o.first_error = e;
+                            if (!o.first_error) o.first_error = e, o.first_error_at = "item " + std::to_string(n);
                             if (raise_errors) {
                                 stopped = true;
                                 break;

@@ -136,3 +136,16 @@ def test_hf_layer_names_its_options_in_pythons_words() -> None:
     assert str(e.value) == "tp 0: it must be at least 1"
     rows = oprec.sweep(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=[3])
     assert "--" not in rows[0]["error"] and rows[0]["error"].startswith("tp 3:")
+
+
+def test_a_grid_or_batch_error_names_the_point_it_arose_at() -> None:
+    # Over 100k points the message alone did not say which to look at.
+    layer = oprec.Records().layer_file(ROOT / "examples" / "llama2-7b.json")
+    with pytest.raises(oprec.DivisionByZero) as e:
+        layer.grid({"t": [1, 2, 0, 4], "cp": [1, 2]})
+    assert str(e.value).startswith("grid point 4 (t=0, cp=1): ")
+    assert e.value.file.endswith("op_records.rec") and e.value.line > 0  # the formula's place is kept
+    broken = layer.copy()
+    broken["t"] = 0
+    with pytest.raises(oprec.DivisionByZero, match=r"^item 2: "):
+        oprec.price_many([layer, layer, broken])
