@@ -134,12 +134,18 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> SweepResu
     strategy the model cannot take has ``error`` instead. The list's ``plot()``
     draws the rows (matplotlib).
     """
-    axes = {k: list(v) if isinstance(v, (list, tuple, range)) else [v]
+    # A value or any iterable of values but a str (a set, a generator, numpy's array).
+    axes = {k: [v] if isinstance(v, (str, bytes)) or not isinstance(v, Iterable) else list(v)
             for k, v in options.items() if k in _SWEPT}
     fixed = {k: v for k, v in options.items() if k not in _SWEPT}
-    if "recompute" in fixed:
-        raise TypeError("oprec.sweep(): `recompute` is not an option of a sweep: each row prices every setting "
-                        "(none, full and each selective setting)")
+    for name in ("recompute", "switches"):
+        if name in fixed:
+            raise TypeError(f"oprec.sweep(): `{name}` is not an option of a sweep: each row prices every setting "
+                            "(none, full and each selective setting)")
+    taken = set(_SWEPT) | {"flash_attention", "param_casts", "family", "index", "kind", "records"}
+    for name in fixed:
+        if name not in taken:
+            raise TypeError(f"oprec.sweep(): no option `{name}` (it takes {', '.join(sorted(taken))})")
     fixed["recompute"] = "none"
     with _config_path(config, "oprec.sweep()") as path:
         rows = _sweep(path, axes, fixed)

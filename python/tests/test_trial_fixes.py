@@ -149,3 +149,12 @@ def test_a_grid_or_batch_error_names_the_point_it_arose_at() -> None:
     broken["t"] = 0
     with pytest.raises(oprec.DivisionByZero, match=r"^item 2: "):
         oprec.price_many([layer, layer, broken])
+
+
+def test_sweep_takes_any_iterable_and_refuses_what_it_would_ignore() -> None:
+    config = ROOT / "examples" / "hf" / "llama-2-7b.json"
+    assert [r["tp"] for r in oprec.sweep(config, tp=(t for t in (1, 2)))] == [1, 2]
+    with pytest.raises(TypeError, match="`switches` is not an option of a sweep"):
+        oprec.sweep(config, switches={"softmax": False})  # once ignored: every row priced every setting
+    with pytest.raises(TypeError, match=r"oprec.sweep\(\): no option `tpp`"):
+        oprec.sweep(config, tpp=2)
