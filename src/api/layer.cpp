@@ -99,7 +99,11 @@ void Layer::set(std::string_view field, Field value) {
             try {
                 check_field_types(one, s.records->program, s.source);
             } catch (const LayerDocError& e) {
-                throw LayerError(e.what());
+                // The value is the caller's, not the document's: its source is not named.
+                std::string what = e.what();
+                const std::string doc_prefix = s.source + ": fields." + std::string(field) + ": ";
+                if (what.rfind(doc_prefix, 0) == 0) what = fmt::format("field `{}`: {}", field, what.substr(doc_prefix.size()));
+                throw LayerError(what);
             }
         }
         s.doc.fields.set(std::string(field), std::move(v));
