@@ -13,6 +13,14 @@ namespace {
 
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024 * 1024)); }
 
+// A margin under 0.01 GiB in the unit that shows it: "0.00 GiB over" said
+// neither how much nor that it was more than nothing.
+std::string margin_text(double bytes) {
+    if (bytes >= 0.005 * 1024 * 1024 * 1024) return gib(bytes);
+    if (bytes >= 1024 * 1024) return fmt::format("{:.2f} MiB", bytes / (1024.0 * 1024));
+    return fmt::format("{:.0f} bytes", bytes);
+}
+
 std::vector<std::size_t> shown_stages(const FitResult& r) {
     std::vector<std::size_t> out;
     const std::size_t n = r.stages.size();
@@ -66,8 +74,8 @@ std::string fit_text(const FitResult& r, std::string_view source, std::string_vi
     if (shown.size() < r.stages.size()) out += fmt::format("  ({} stages; {})\n", r.stages.size(), all_stages);
     const double margin = r.device_bytes - r.peak_bytes;
     out += fmt::format("\npeak: stage {}, {} of {}: {}\n", r.peak_stage, gib(r.peak_bytes), gib(r.device_bytes),
-                       r.fits ? fmt::format("fits, {} to spare", gib(margin))
-                              : fmt::format("does not fit, {} over", gib(-margin)));
+                       r.fits ? fmt::format("fits, {} to spare", margin_text(margin))
+                              : fmt::format("does not fit, {} over", margin_text(-margin)));
     for (const std::string& note : r.notes) out += "note: " + note + "\n";
     return out;
 }

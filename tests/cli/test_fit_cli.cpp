@@ -352,6 +352,18 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     CHECK(has(r.out, "--budget 0GiB: expected a size above 0"));
 }
 
+TEST_CASE("fit: a margin under 0.01 GiB is said in the unit that shows it", "[fit][cli]") {
+    // It read "does not fit, 0.00 GiB over".
+    const Run json = run_fit_cli("fit " + kLlama + " --tp 8 --format json");
+    const auto peak = static_cast<std::int64_t>(nlohmann::json::parse(json.out)["peak_bytes"].get<double>());
+    Run r = run_fit_cli("fit " + kLlama + " --tp 8 --device-memory " + std::to_string(peak - 1000));
+    CHECK(r.status == 1);
+    CHECK(has(r.out, ": does not fit, 1000 bytes over\n"));
+    r = run_fit_cli("fit " + kLlama + " --tp 8 --device-memory " + std::to_string(peak + 3 * 1024 * 1024));
+    CHECK(r.status == 0);
+    CHECK(has(r.out, ": fits, 3.00 MiB to spare\n"));
+}
+
 TEST_CASE("fit, sweep: records that are not there are said as such, with what --records takes", "[fit][cli][errors]") {
     // Once "<records and profiles>:1:1: no file `nosuch` to import", a line the user never wrote.
     for (const std::string command : {"fit " + kLlama, "sweep " + kLlama + " --budget 80GiB", "sweep " + kLlama}) {
