@@ -265,6 +265,11 @@ done:
             args.config, records->source(), tried, gpus, args.budget / (1024.0 * 1024 * 1024), seconds, fits.size(),
             too_big, skipped);
         std::cout << table(fits, head, 20);
+        // With no batch stated a pipeline holds fewer micro-batches than a
+        // real job's: said, since the peaks then read low.
+        if (!gbs && std::any_of(pps.begin(), pps.end(), [](std::int64_t p) { return p > 1; }))
+            std::cout << "\nnote: no --gbs: each row takes the least batch its schedule runs (the gbs column), so "
+                         "a pipeline holds fewer micro-batches than a real job's; give the job's --gbs\n";
     }
     std::cout << std::flush;
     if (interrupted) {

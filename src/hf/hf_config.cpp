@@ -148,8 +148,11 @@ std::string HfConfig::model_type() const {
             return visible(inner->get<std::string>());
     }
     auto top = doc_.find("model_type");
-    if (top != doc_.end() && top->is_string()) return visible(top->get<std::string>());
-    return "";
+    if (top == doc_.end() || top->is_null()) return "";
+    // A number here was read as no model_type, and priced by the default profile without a word.
+    if (!top->is_string())
+        throw HfError(fmt::format("{}: `model_type` is {}: expected a string", source_, describe(*top)));
+    return visible(top->get<std::string>());
 }
 
 std::vector<std::string> HfConfig::other_towers() const {

@@ -1,5 +1,8 @@
 #include "rank/strategy.h"
 
+#include <algorithm>
+#include <functional>
+
 #include <fmt/format.h>
 
 namespace oprec::rank {
@@ -37,7 +40,10 @@ std::string describe(const RankStrategy& s) {
     if (s.vpp > 1) out += fmt::format(" vpp={}", s.vpp);
     out += " " + hf::describe(s.layer);
     if (s.gbs) out += fmt::format(" gbs={}", *s.gbs);
-    if (!s.virtual_stage_layers.empty()) out += fmt::format(" stage-layers={}", fmt::join(s.virtual_stage_layers, ","));
+    // Layers per virtual stage, where they are not the even split a strategy without them gets.
+    const auto& v = s.virtual_stage_layers;
+    if (!v.empty() && std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) != v.end())
+        out += fmt::format(" stage-layers={}", fmt::join(v, ","));
     if (s.first_stage_layers) out += fmt::format(" first-stage-layers={}", *s.first_stage_layers);
     if (s.last_stage_layers) out += fmt::format(" last-stage-layers={}", *s.last_stage_layers);
     out += fmt::format(" zero={} {} {}", s.zero, schedule_name(s.schedule_or_default()), optimizer_name(s.optimizer));

@@ -163,6 +163,9 @@ TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cl
     };
     const std::string llama = R"("model_type": "llama", "num_hidden_layers": 2, "intermediate_size": 128)";
     fails("{" + llama + R"(, "num_attention_heads": 32})", "", "missing key `hidden_size`");
+    // A number was read as no model_type: priced by the default profile without a word.
+    fails(R"({"model_type": 5, "num_hidden_layers": 2, "intermediate_size": 128, "hidden_size": 4096,
+             "num_attention_heads": 32})", "", "`model_type` is 5: expected a string");
     fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": 30})", "",
           "`num_attention_heads` (30) does not divide `hidden_size` (4096)");
     fails("{" + llama + R"(, "hidden_size": 4096, "num_attention_heads": 32})", "--tp 3",
@@ -269,6 +272,7 @@ TEST_CASE("oprec sweep --budget: 1F1B and interleaved rows of a pp take one defa
     const Run table = oprec("sweep " + kExamples + "llama-2-7b.json --gpus 8 --tp 2 --pp 4 --vpp 1,2 --budget 80GiB "
                             "--no-progress");
     CHECK(has(table.out, "mbs   gbs   seq"));
+    CHECK(has(table.out, "note: no --gbs: each row takes the least batch its schedule runs"));
     const Run fit = oprec("fit " + kExamples + "llama-2-7b.json --gpus 8 --tp 2 --pp 4 --gbs 4 --format json");
     CHECK(nlohmann::json::parse(fit.out)["peak_bytes"] == fits[0]["peak_bytes"]);
 }
