@@ -260,7 +260,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
                     "The whole-rank records: calibrated (the default), reference, or a .rec file");
     cmd->add_option("--family", args->family, "Price with this op profile, not the one the model's name chooses");
     cmd->add_option("--format", args->format, "text (the default) or json")->check(CLI::IsMember({"text", "json"}));
-    cmd->add_option("--plot", args->plot, "Also write the stages' chart as a self-contained HTML file");
+    cmd->add_option("--plot", args->plot, "Also write the stages' chart as a self-contained HTML file")->check(not_empty());
     cmd->callback([args, cmd, &exit_code] {
         for (const CLI::Option* o : cmd->get_options())
             if (o->count() > 0 && o->get_name().rfind("--", 0) == 0 && !beside_launch_command(o->get_name()) &&

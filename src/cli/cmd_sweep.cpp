@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/paths.h"
 #include "cli/progress.h"
 #include "cli/sweep_fit.h"
@@ -188,11 +189,14 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--budget", args->budget,
                     "A GPU's memory, e.g. 80GiB: fit the whole rank (weights, gradients, optimizer states, "
                     "activations, buffers) of every strategy with the least recompute that fits; --records then "
-                    "names the whole-rank records (calibrated, the default, or reference)");
+                    "names the whole-rank records (calibrated, the default, or reference)")
+        ->check(not_empty());
     cmd->add_option("--plot", args->plot,
-                    "With --budget: also write the strategies that fit as a self-contained HTML chart");
+                    "With --budget: also write the strategies that fit as a self-contained HTML chart")
+        ->check(not_empty());
     cmd->add_option("--activation-budget", args->activation_budget,
-                    "Activation memory for all layers, e.g. 40GiB: the Pareto table shows the settings that fit");
+                    "Activation memory for all layers, e.g. 40GiB: the Pareto table shows the settings that fit")
+        ->check(not_empty());
     auto list = [&](const char* name, std::vector<std::string>& into, const char* help) {
         cmd->add_option(name, into, help)->delimiter(',');
     };

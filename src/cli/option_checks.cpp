@@ -32,4 +32,9 @@ CLI::Validator whole_number(std::int64_t least) {
         fmt::format("INT>={}", least));
 }
 
+CLI::Validator not_empty() {
+    return CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "needs a value, not \"\"" : ""; },
+                          "TEXT");
+}
+
 }  // namespace oprec::cli

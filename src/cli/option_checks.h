@@ -18,4 +18,8 @@ std::int64_t parse_whole(const std::string& text, std::string_view option, std::
 // their bounds as 300-digit floats.
 CLI::Validator whole_number(std::int64_t least);
 
+// A value that is not empty: `--plot ""` or `--budget ""` once did nothing
+// (no chart; the activations-only sweep) without a word.
+CLI::Validator not_empty();
+
 }  // namespace oprec::cli

@@ -352,6 +352,19 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     CHECK(has(r.out, "--budget 0GiB: expected a size above 0"));
 }
 
+TEST_CASE("fit, sweep: an empty --plot or budget is refused, not taken as none", "[fit][cli][errors]") {
+    // `--budget ""` ran the activations-only sweep, and `--plot ""` wrote no chart, without a word.
+    const std::vector<std::vector<std::string>> commands{{"fit", kLlama, "--plot", ""},
+                                                         {"sweep", kLlama, "--budget", ""},
+                                                         {"sweep", kLlama, "--budget", "80GiB", "--plot", ""},
+                                                         {"sweep", kLlama, "--activation-budget", ""}};
+    for (const auto& args : commands) {
+        const auto r = oprec::testing::run_oprec(args);
+        CHECK(r.exit_code != 0);
+        CHECK(has(r.err, ": needs a value, not \"\""));
+    }
+}
+
 TEST_CASE("fit: a margin under 0.01 GiB is said in the unit that shows it", "[fit][cli]") {
     // It read "does not fit, 0.00 GiB over".
     const Run json = run_fit_cli("fit " + kLlama + " --tp 8 --format json");
