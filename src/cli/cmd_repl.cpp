@@ -48,14 +48,18 @@ bool want_color() {
 int run_script(repl::Session& session, const repl::Output& out, bool echo) {
     bool failed = false;
     std::string line;
-    while (!session.done() && std::getline(std::cin, line)) {
+    for (std::size_t number = 1; !session.done() && std::getline(std::cin, line); ++number) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (echo) {
             const bool comment = line.find_first_not_of(" \t") != std::string::npos &&
                                  line[line.find_first_not_of(" \t")] == '#';
             out.out << (comment || line.empty() ? line : "> " + line) << '\n';
         }
-        if (!session.handle(line, out)) failed = true;
+        if (!session.handle(line, out)) {
+            failed = true;
+            // A transcript shows the command; a script's errors say which line they are from.
+            if (!echo) out.note(fmt::format("from line {} of the input: {}", number, line));
+        }
         out.out.flush();
     }
     return failed ? kProblems : kOk;

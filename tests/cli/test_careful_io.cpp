@@ -283,3 +283,12 @@ TEST_CASE("careful io: fmt leaves a read-only file alone, though its directory i
     CHECK(err == "oprec fmt: cannot write `ro.rec`: Permission denied\n");
     CHECK(testing::read_text(file) == "op   a\n");  // once rewritten through a rename
 }
+
+TEST_CASE("repl: a script's error says which line of the input it is from", "[repl][errors]") {
+    // Piped, an expression's error read `<input>:1:1` whatever line it was on.
+    const auto r = testing::run_oprec({"repl", "--layer", kLayer}, "qkv\nqkv\n(1+\nfoo\n");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("note: from line 3 of the input: (1+\n") != std::string::npos);
+    CHECK(r.err.find("note: from line 4 of the input: foo\n") != std::string::npos);
+    CHECK(r.err.find("line 1 of the input") == std::string::npos);  // a line that did not fail is not named
+}
