@@ -389,8 +389,10 @@ Fit RankModel::fit(const RankStrategy& s) const {
             const Value bytes = sf.bytes[ti];
             const double d = bytes.as_double();
             if (!(d >= 0) || d > 1e30)
-                throw FitError(fmt::format("term `{}` gives {} bytes on stage {}: a rank's bytes are finite and not negative",
-                                           program_.terms[ti].name, repr(bytes), stage));
+                throw FitError(fmt::format("{}: term `{}` gives {} bytes on stage {}: a rank's bytes are finite and "
+                                           "not negative",
+                                           program_.sources.where(program_.terms[ti].span), program_.terms[ti].name,
+                                           repr(bytes), stage));
             if (!program_.terms[ti].beside) total = py::add(total, bytes);
         }
         sf.total = total;

@@ -314,6 +314,12 @@ TEST_CASE("oprec sweep --budget: an error of the records is said, not counted as
     CHECK(has(r.out, "oprec sweep: 1 strategy could not be priced by the records; the first: "));
     CHECK(has(r.out, "mine.rec:"));
     CHECK(has(r.out, "in term `extra` (stage 0, chunk 0): division by zero"));
+    // A term past a float's range names its place too.
+    const std::string inf = tmp.write("inf.rec", text + "\nterm extra = 1e308 * 10\n");
+    const Run f = oprec("fit " + kExamples + "llama-2-7b.json --records " + inf, true);
+    CHECK(f.status == 2);
+    CHECK(has(f.out, "inf.rec:" + std::to_string(std::count(text.begin(), text.end(), '\n') + 2) +
+                         ":6: term `extra` gives inf bytes on stage 0"));
 }
 
 TEST_CASE("oprec sweep --budget: the whole rank, the least recompute that fits each strategy", "[cli][sweep][fit]") {
