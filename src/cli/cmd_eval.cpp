@@ -301,7 +301,7 @@ int run(const EvalArgs& args) {
                                      "{}\n", name, e.what());
             return kProblems;
         }
-        return non_finite ? kProblems : kOk;
+        return priced.complete && !non_finite ? kOk : kProblems;  // as eval --hf's
     }
     std::cout << layer_table(report, header, *layer);
     return priced.complete && !non_finite ? kOk : kProblems;

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/layer_options.h"
 #include "cli/paths.h"
+#include "value/format.h"
 #include "diag/diagnostic.h"
 #include "repl/line_editor.h"
 #include "repl/session.h"
@@ -58,7 +59,7 @@ int run_script(repl::Session& session, const repl::Output& out, bool echo) {
         if (!session.handle(line, out)) {
             failed = true;
             // A transcript shows the command; a script's errors say which line they are from.
-            if (!echo) out.note(fmt::format("from line {} of the input: {}", number, line));
+            if (!echo) out.note(fmt::format("from line {} of the input: {}", number, str_repr(line)));
         }
         out.out.flush();
     }

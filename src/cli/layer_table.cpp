@@ -56,10 +56,11 @@ bool warn_non_finite(const Layer& layer, std::string_view name, const std::strin
         if (!slot.empty()) {
             const Number bytes = layer.slot(slot);
             if (!std::isfinite(bytes.to_double())) found.push_back("slot " + slot + " " + bytes.repr());
-        } else if (layer.recompute() == Recompute::Full) {  // it keeps its input alone
-            const Number bytes = layer.total();
-            if (!std::isfinite(bytes.to_double())) found.push_back("the layer's input " + bytes.repr());
         } else {
+            // A fully recomputed layer keeps its input alone; its parts are still reported.
+            if (layer.recompute() == Recompute::Full)
+                if (const Number bytes = layer.total(); !std::isfinite(bytes.to_double()))
+                    found.push_back("the layer's input " + bytes.repr());
             for (const auto& [part, bytes] : layer.parts())
                 if (!std::isfinite(bytes.to_double())) found.push_back(part + " " + bytes.repr());
         }

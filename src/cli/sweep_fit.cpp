@@ -79,7 +79,7 @@ std::string table(const std::vector<Fitted>& fits, const std::string& head, std:
     if (fits.size() > shown_at_most)
         out += fmt::format("  ... {} more fit (--format json lists every one)\n", fits.size() - shown_at_most);
     if (balanced)
-        out += "  * the layers do not split evenly over pp * vpp: the middle stages take one more each "
+        out += "  * the layers do not split evenly over pp * vpp: they are balanced over the stages "
                "(--format json states the counts, as fit --stage-layers takes them)\n";
     return out;
 }
@@ -268,8 +268,9 @@ done:
         // With no batch stated a pipeline holds fewer micro-batches than a
         // real job's: said, since the peaks then read low.
         if (!gbs && std::any_of(pps.begin(), pps.end(), [](std::int64_t p) { return p > 1; }))
-            std::cout << "\nnote: no --gbs: each row takes the least batch its schedule runs (the gbs column), so "
-                         "a pipeline holds fewer micro-batches than a real job's; give the job's --gbs\n";
+            std::cout << "\nnote: no --gbs: each row takes the least batch its schedule runs (the interleaved one's "
+                         "where the grid holds interleaved rows; the gbs column), so a pipeline holds fewer "
+                         "micro-batches than a real job's; give the job's --gbs\n";
     }
     std::cout << std::flush;
     if (interrupted) {

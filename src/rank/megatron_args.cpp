@@ -87,10 +87,12 @@ public:
                 out_.env[c[i].text.substr(0, eq)] = c[i].text.substr(eq + 1);
             }
             if (main) {
-                // Flags that begin a command of their own were meant for the
-                // script: the line before lost its `\`, and the shell would
-                // not pass them on. Read as written, they would go unpriced.
-                if (&c != main && i < c.size() && is_flag(c[i].text))
+                // Flags that begin a command of their own on the line after the
+                // script's were meant for it: that line lost its `\`, and the
+                // shell would not pass them on. Read as written, they would go
+                // unpriced. (Further on, a heredoc or a block may hold such lines.)
+                if (&c != main && i < c.size() && is_flag(c[i].text) && !main->empty() &&
+                    c[i].line == main->back().line + 1)
                     throw MegatronArgsError(fmt::format(
                         "{}: `{}` begins a command of its own, so {} never sees it: does the line before lack "
                         "its closing `\\`?",

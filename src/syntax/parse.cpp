@@ -324,8 +324,14 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
         const auto brace = filter.unclosed_brace();
         if (!filter.unclosed().empty() || brace) {
             const auto& open = filter.unclosed().empty() ? *brace : filter.unclosed().back();
-            out.push_back({Severity::Error, code::kSyntaxError, span_of(open),
-                           fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}});
+            Diagnostic d{Severity::Error, code::kSyntaxError, span_of(open),
+                         fmt::format("syntax error: `{}` was never closed", open.bracket), {}, {}};
+            // What follows the first bracket still open is read inside it: name it too.
+            TokenFilter::Open first = filter.unclosed().empty() ? *brace : filter.unclosed().front();
+            if (brace && std::pair(brace->line, brace->col) < std::pair(first.line, first.col)) first = *brace;
+            if (first.line != open.line || first.col != open.col)
+                d.notes.push_back({span_of(first), fmt::format("the first `{}` still open", first.bracket)});
+            out.push_back(std::move(d));
             return true;
         }
         return false;
@@ -375,8 +381,8 @@ void parse_with(const SourceMap& sources, FileId file, std::vector<Diagnostic>& 
     }
     std::vector<Diagnostic> brackets;
     if (bracket_errors(filter, brackets)) {
-        // The errors before the bracket stand; those after it are its echo.
-        const Span at = brackets.front().span;
+        // The errors before the first bracket still open stand; those after it are its echo.
+        const Span at = brackets.front().notes.empty() ? brackets.front().span : brackets.front().notes.front().span;
         for (const Diagnostic& d : syntax)
             if (d.span.line < at.line || (d.span.line == at.line && d.span.col < at.col)) diags.push_back(d);
         diags.insert(diags.end(), brackets.begin(), brackets.end());

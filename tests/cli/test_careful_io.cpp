@@ -288,7 +288,9 @@ TEST_CASE("repl: a script's error says which line of the input it is from", "[re
     // Piped, an expression's error read `<input>:1:1` whatever line it was on.
     const auto r = testing::run_oprec({"repl", "--layer", kLayer}, "qkv\nqkv\n(1+\nfoo\n");
     CHECK(r.exit_code == 1);
-    CHECK(r.err.find("note: from line 3 of the input: (1+\n") != std::string::npos);
-    CHECK(r.err.find("note: from line 4 of the input: foo\n") != std::string::npos);
+    CHECK(r.err.find("note: from line 3 of the input: '(1+'\n") != std::string::npos);
+    CHECK(r.err.find("note: from line 4 of the input: 'foo'\n") != std::string::npos);
     CHECK(r.err.find("line 1 of the input") == std::string::npos);  // a line that did not fail is not named
+    const auto escaped = testing::run_oprec({"repl", "--layer", kLayer}, "foo\x1b[31mX\n");
+    CHECK(escaped.err.find("note: from line 1 of the input: 'foo\\x1b[31mX'\n") != std::string::npos);
 }

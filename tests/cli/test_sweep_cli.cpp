@@ -149,7 +149,14 @@ TEST_CASE("oprec eval --hf --format json and --show-layer", "[cli][hf]") {
     CHECK(has(unpriced.out, "full.json: the layer's input (micro_factor * bytes_compute * s * b * h): "));
     const Run huge = oprec("eval " + tmp.write("full.json", full.out) + " --set h=1e300 --set s=1e300", true);
     CHECK(huge.status == 1);
-    CHECK(has(huge.out, "bytes past a float's range (the layer's input inf)"));
+    CHECK(has(huge.out, "bytes past a float's range (the layer's input inf, "));
+    // Its input finite, its parts (which the JSON reports) not: said too.
+    const Run parts = oprec("eval " + tmp.write("full.json", full.out) + " --set s_fa=1e300 --set s=1e100 --format json",
+                            true);
+    CHECK(parts.status == 1);
+    CHECK(has(parts.out, "bytes past a float's range (attention inf"));
+    // A report that cannot be priced fails the command, as with eval --hf.
+    CHECK(oprec("eval " + tmp.write("full.json", full.out) + " --set t=0").status == 1);
 }
 
 TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cli][hf][errors]") {

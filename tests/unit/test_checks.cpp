@@ -147,6 +147,15 @@ TEST_CASE("checks E0001: an unclosed bracket at the end keeps the syntax errors 
     const LoadResult r = load(kBase + "default a = 1 $\ndefault b = 2\ndefault c = ((3\n");
     CHECK(lines(r) == Lines{"test.rec:13:15: error: syntax error: unexpected `$` [E0001]",
                             "test.rec:15:14: error: syntax error: `(` was never closed [E0001]"});
+    // Two left open: what follows the first is read inside it, so nothing after it is
+    // reported, and the first is named too.
+    const LoadResult two = load(kBase + "default a = (1 +\ndefault b = 2\ndefault d = (4\n");
+    REQUIRE(two.diagnostics.size() == 1);
+    CHECK(two.diagnostics[0].message == "syntax error: `(` was never closed");
+    CHECK(two.diagnostics[0].span.line == 15);
+    REQUIRE(two.diagnostics[0].notes.size() == 1);
+    CHECK(two.diagnostics[0].notes[0].message == "the first `(` still open");
+    CHECK(two.diagnostics[0].notes[0].span.line == 13);
 }
 
 TEST_CASE("checks: a file that starts with a UTF-8 byte order mark loads", "[checks]") {

@@ -342,8 +342,9 @@ TEST_CASE("flags on a line the launch command does not continue are refused, not
     CHECK(error_of(launch + "    --global-batch-size 64 \\\n    --bf16\n") ==
           "job.sh:3:5: `--global-batch-size` begins a command of its own, so pretrain_gpt.py never sees it: does the "
           "line before lack its closing `\\`?");
-    // Other commands around the launch are the script's business.
+    // Other commands around the launch are the script's business, a heredoc's lines too.
     CHECK(error_of("mkdir -p out\n" + launch + "echo done --quiet\n").empty());
+    CHECK(error_of(launch + "cat > hosts.txt <<EOF\n--hostfile-line\nEOF\n").empty());
     CHECK(parse(launch + "    ").args.micro_batch_size == 4);
 }
 
