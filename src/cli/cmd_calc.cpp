@@ -1,6 +1,7 @@
 // oprec calc: evaluate one expression of the records' language, or a stream
 // of them as JSON lines.
 #include <algorithm>
+#include <functional>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -78,22 +79,9 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         return error_line("overflow", fmt::format("line {}: an integer beyond 64 bits", number));
     }
     json doc;
-    // A repeated key would be kept silently (the last one): refused, placed.
-    std::vector<std::set<std::string>> open_objects;
-    std::size_t keys = 0;
-    std::optional<std::pair<std::string, std::size_t>> repeated;  // the key, its byte
-    const auto no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::object_start) open_objects.emplace_back();
-        if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
-        if (event == json::parse_event_t::key && !open_objects.empty() && !repeated) {
-            ++keys;
-            if (!open_objects.back().insert(parsed.get<std::string>()).second)
-                repeated.emplace(parsed.get<std::string>(), json_key_at(line, keys));
-        }
-        return true;
-    };
+    RepeatedKeys repeated(line);  // a repeated key would be kept silently (the last one)
     try {
-        doc = json::parse(line, no_duplicates);
+        doc = json::parse(line, std::ref(repeated));
     } catch (const json::parse_error& e) {
         failed = true;
         // json_syntax_error's words, after its source:line:col (one line here).
@@ -107,11 +95,10 @@ ordered_json calc_line(const std::string& line, std::size_t number, bool& failed
         const std::string literal = open < close ? what.substr(open + 1, close - open - 1) : "a number";
         return error_line("invalid-input", fmt::format("line {}: number {} is beyond a float's range", number, literal));
     }
-    if (repeated) {
+    if (const auto& key = repeated.first()) {
         failed = true;
         return error_line("invalid-input", fmt::format("line {}, column {}: duplicate key {}", number,
-                                                       line_col(line, repeated->second + 1).second,
-                                                       str_repr(repeated->first)));
+                                                       line_col(line, key->second + 1).second, str_repr(key->first)));
     }
     if (!doc.is_object() || !doc.contains("expr")) {
         failed = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <set>
 
@@ -389,29 +390,7 @@ LayerDoc parse_layer_doc_text(std::string_view text, std::string_view source_nam
 }
 
 LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view source_name) {
-    // JSON lets an object repeat a key and nlohmann keeps one silently; in a
-    // hand-written layer that is a typo worth reporting, so track keys per object.
-    std::vector<std::set<std::string>> open_objects;
-    std::size_t keys = 0;
-    const auto no_duplicates = [&](int, nlohmann::ordered_json::parse_event_t event,
-                                   nlohmann::ordered_json& parsed) {
-        using Event = nlohmann::ordered_json::parse_event_t;
-        if (event == Event::object_start) {
-            open_objects.emplace_back();
-        } else if (event == Event::object_end) {
-            if (!open_objects.empty()) open_objects.pop_back();
-        } else if (event == Event::key && !open_objects.empty()) {
-            ++keys;
-            const auto key = parsed.get<std::string>();
-            if (!open_objects.back().insert(key).second) {
-                const std::size_t at = json_key_at(text, keys);
-                const auto [line, col] = line_col(text, at == std::string_view::npos ? 0 : at + 1);
-                throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                                    ": duplicate key " + in_quotes(key));
-            }
-        }
-        return true;
-    };
+    RepeatedKeys repeated(text);
     if (const auto at = oversized_json_integer(text)) {
         const auto [line, col] = line_col(text, *at + 1);
         const std::size_t end = text.find_first_not_of("-0123456789", *at + 1);
@@ -420,7 +399,7 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
     }
     nlohmann::ordered_json doc;
     try {
-        doc = nlohmann::ordered_json::parse(text.begin(), text.end(), no_duplicates);
+        doc = nlohmann::ordered_json::parse(text.begin(), text.end(), std::ref(repeated));
     } catch (const nlohmann::json::parse_error& e) {
         throw LayerDocError(json_syntax_error(source_name, text, e));
     } catch (const nlohmann::json::out_of_range& e) {
@@ -433,6 +412,11 @@ LayerDoc parse_layer_doc_text_tree(std::string_view text, std::string_view sourc
         const auto [line, col] = line_col(text, at == std::string_view::npos ? 0 : at + 1);
         throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
                             ": number " + literal + " is beyond a float's range");
+    }
+    if (const auto& key = repeated.first()) {
+        const auto [line, col] = line_col(text, key->second == std::string_view::npos ? 0 : key->second + 1);
+        throw LayerDocError(std::string(source_name) + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                            ": duplicate key " + in_quotes(key->first));
     }
     return parse_layer_doc(doc, source_name);
 }

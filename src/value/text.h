@@ -3,9 +3,11 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +38,36 @@ std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t 
 // a JSON text starts: a string followed by a colon; npos if none. (nlohmann
 // reports a key's text but not its place.)
 std::size_t json_key_at(std::string_view text, std::size_t n);
+
+// JSON lets an object repeat a key and nlohmann keeps the last silently; in
+// a hand-written document that is a slip worth reporting. A parser callback
+// (`Json::parse(text, std::ref(keys))`) that notes the first key an object
+// repeats, and the byte in `text` where it is repeated.
+class RepeatedKeys {
+public:
+    explicit RepeatedKeys(std::string_view text) : text_(text) {}
+    template <class Json>
+    bool operator()(int, nlohmann::detail::parse_event_t event, Json& parsed) {
+        using Event = nlohmann::detail::parse_event_t;
+        if (event == Event::object_start) {
+            open_.emplace_back();
+        } else if (event == Event::object_end) {
+            if (!open_.empty()) open_.pop_back();
+        } else if (event == Event::key && !open_.empty()) {
+            ++keys_;
+            if (!first_ && !open_.back().insert(parsed.template get<std::string>()).second)
+                first_.emplace(parsed.template get<std::string>(), json_key_at(text_, keys_));
+        }
+        return true;
+    }
+    const std::optional<std::pair<std::string, std::size_t>>& first() const { return first_; }
+
+private:
+    std::string_view text_;
+    std::vector<std::set<std::string>> open_;  // each open object's keys
+    std::size_t keys_ = 0;
+    std::optional<std::pair<std::string, std::size_t>> first_;
+};
 
 // The byte offset where a JSON text first nests arrays and objects deeper
 // than `limit` (counted outside strings, without parsing), else none: for a
