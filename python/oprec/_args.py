@@ -139,11 +139,12 @@ def explain(title: str, doc: Optional[str], args: Tuple[Any, ...], kwargs: Dict[
             continue
         if not _fits(given[p.name], p.type_text):
             words = _words(p.type_text) or p.type_text
-            if "int" in p.type_text and isinstance(given[p.name], int) and not isinstance(given[p.name], bool):
-                words += " of 64 bits"  # the value is an int, past what the engine holds
+
             label = ("the value" if not title.endswith(")")  # a property's setter
                      else f"argument {int(p.name[3:]) + 1}" if re.fullmatch(r"arg\d+", p.name) else f"`{p.name}`")
-            return f"{title}: {label} needs {words}, got {_got(given[p.name])}"
+            value = given[p.name]
+            past = isinstance(value, int) and not isinstance(value, bool) and not -2 ** 63 <= value < 2 ** 63
+            return f"{title}: {label} needs {words}, got {_got(value)}{' (past 64 bits)' if past else ''}"
     return f"{title}: arguments not as it takes them ({', '.join(names)})"
 
 

@@ -21,26 +21,27 @@ from .errors import LayerError, in_python_words
 ConfigLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 RecordsLike = Union[str, "os.PathLike[str]", Records]
 
-_records: Dict[Any, Records] = {}
+_records: Dict[str, Tuple[Optional[Tuple[int, int]], Records]] = {}
 
 
 def fit_records(name: Union[str, "os.PathLike[str]"] = "calibrated") -> Records:
     """The whole-rank records a name chooses, loaded with the op profiles: ``calibrated`` and
     ``reference`` are records/rank_<name>.rec, anything else a ``.rec`` path. Loaded once per
-    file as it stands: a path is the file it names from the current folder, and an edit
-    to it is read again."""
+    file: a path is the file it names from the current folder, read again when it changes
+    (not when only a file it imports does)."""
     if not isinstance(name, (str, os.PathLike)):
         raise ValueError(f"records={name!r}: expected 'calibrated', 'reference', a .rec path or Records")
     path = os.fspath(name)
-    key: Any = path
+    key, stamp = path, None
     if path in ("calibrated", "reference"):
         path = f"rank_{path}"
     elif os.path.isfile(path):
         stat = os.stat(path)
-        key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
-    if key not in _records:
-        _records[key] = Records(path, profiles="profiles.rec")
-    return _records[key]
+        key, stamp = os.path.realpath(path), (stat.st_mtime_ns, stat.st_size)
+    held = _records.get(key)
+    if held is None or held[0] != stamp:  # one entry a file: an edit replaces it
+        held = _records[key] = (stamp, Records(path, profiles="profiles.rec"))
+    return held[1]
 
 
 def _fit_records(records: RecordsLike) -> Records:

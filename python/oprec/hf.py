@@ -70,6 +70,8 @@ def layer(config: ConfigLike, *, tp: int = 1, cp: int = 1, cp_algo: str = "ring"
         if isinstance(options[name], bool):
             raise TypeError(f"oprec.hf.layer(): `{name}` needs an int, got bool {options[name]!r}")
     for name in ("sp", "flash_attention", "param_casts"):
+        if type(options[name]).__module__ == "numpy" and type(options[name]).__name__ in ("bool_", "bool"):
+            options[name] = bool(options[name])  # an element of a numpy array of bools
         if not isinstance(options[name], bool):
             raise TypeError(f"oprec.hf.layer(): `{name}` needs True or False, got {type(options[name]).__name__} "
                             f"{options[name]!r}")

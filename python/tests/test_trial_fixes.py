@@ -122,11 +122,14 @@ def test_hf_layer_takes_no_bool_for_an_int_nor_an_int_for_a_bool() -> None:
     for options, said in (({"tp": True}, "`tp` needs an int, got bool True"),
                           ({"index": False}, "`index` needs an int, got bool False"),
                           ({"sp": 0}, "`sp` needs True or False, got int 0"),
-                          ({"tp": 2 ** 63}, "`tp` needs an int of 64 bits, got int 9223372036854775808")):
+                          ({"tp": 2 ** 63}, "`tp` needs an int, got int 9223372036854775808 (past 64 bits)"),
+                          ({"index": 2 ** 63}, "`index` needs an int or None, got int 9223372036854775808 (past 64 bits)")):
         with pytest.raises(TypeError, match=re.escape(said)):
             oprec.hf.layer(config, **options)
     with pytest.raises(TypeError, match="`tp` needs an int, got bool"):
         oprec.sweep(config, tp=[1, True])
+    numpy = pytest.importorskip("numpy")
+    assert [r["sp"] for r in oprec.sweep(config, sp=numpy.array([True, False]))] == [True, False]
 
 
 def test_hf_layer_names_its_options_in_pythons_words() -> None:
