@@ -46,9 +46,6 @@ struct SweepArgs {
 // already hold 2.6 billion settings.
 constexpr std::size_t kMaxStrategies = 10'000'000;
 
-// 130: the shell's code for a run stopped by SIGINT.
-constexpr int kInterrupted = 130;
-
 int run(const SweepArgs& args) {
     if (!args.budget.empty()) {  // the whole rank against a GPU's memory
         FitSweepArgs fit{args.config, args.strategy, args.pp, args.vpp, args.zero, args.schedule, args.gpus, args.gbs,
@@ -165,7 +162,7 @@ int run(const SweepArgs& args) {
     if (interrupted) {
         std::cerr << fmt::format("oprec sweep: interrupted: wrote the {} of {} strategies priced\n", priced,
                                  strategies.size());
-        return kInterrupted;
+        return interrupt.exit_status();
     }
     // Nothing priced is no answer, as sweep --budget says too.
     if (status == kOk && priced > 0 && skipped == priced) {

@@ -14,13 +14,14 @@
 namespace oprec::cli {
 
 namespace detail {
-// The one piece of global state: what the SIGINT handler may touch.
+// The one piece of global state: what the signal handler may touch (the signal).
 inline volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" inline void on_interrupt(int) { g_interrupted = 1; }
+extern "C" inline void on_interrupt(int signal) { g_interrupted = signal; }
 }  // namespace detail
 
-// Ctrl-C stops the sweep after the strategy being priced; the old handler
-// comes back when the sweep ends.
+// Ctrl-C (SIGINT) or SIGTERM (a job's time limit, `kill`) stops the sweep
+// after the strategy being priced, and what was priced is written; the old
+// handlers come back when the sweep ends.
 class InterruptGuard {
 public:
     InterruptGuard() {
@@ -29,14 +30,21 @@ public:
         action.sa_handler = detail::on_interrupt;
         sigemptyset(&action.sa_mask);
         sigaction(SIGINT, &action, &previous_);
+        sigaction(SIGTERM, &action, &previous_term_);
     }
-    ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
+    ~InterruptGuard() {
+        sigaction(SIGINT, &previous_, nullptr);
+        sigaction(SIGTERM, &previous_term_, nullptr);
+    }
     InterruptGuard(const InterruptGuard&) = delete;
     InterruptGuard& operator=(const InterruptGuard&) = delete;
     bool interrupted() const { return detail::g_interrupted != 0; }
+    // The shell's status for the signal that stopped it: 130 for SIGINT, 143 for SIGTERM.
+    int exit_status() const { return 128 + static_cast<int>(detail::g_interrupted); }
 
 private:
     struct sigaction previous_ {};
+    struct sigaction previous_term_ {};
 };
 
 // A progress bar on standard error when it is a terminal, redrawn at most

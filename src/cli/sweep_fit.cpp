@@ -275,7 +275,7 @@ done:
     std::cout << std::flush;
     if (interrupted) {
         std::cerr << fmt::format("oprec sweep: interrupted after {} of {} strategies\n", tried, total);
-        return 130;
+        return interrupt.exit_status();
     }
     if (unpriced > 0)  // the records' error, at strategies that run: no answer for those
         std::cerr << fmt::format("oprec sweep: {} {} could not be priced by the records; the first: {}\n", unpriced,

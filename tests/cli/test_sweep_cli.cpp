@@ -475,7 +475,7 @@ std::string seq_list() {
 
 // Interrupts a sweep of 16,384 strategies once it has written something;
 // returns its exit code and output.
-Run interrupted_sweep(const std::string& format) {
+Run interrupted_sweep(const std::string& format, int signal = SIGINT) {
     TempDir tmp;
     const std::string out = (tmp.dir / ("out." + format)).string();
     const pid_t pid = spawn_oprec({"sweep", kExamples + "deepseek-v3.json", "--tp", "1,2,4,8", "--cp", "1,2,4,8", "--seq",
@@ -485,7 +485,7 @@ Run interrupted_sweep(const std::string& format) {
     std::error_code ec;
     while (std::chrono::steady_clock::now() < deadline && (!fs::exists(out, ec) || fs::file_size(out, ec) < 100000))
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    kill(pid, SIGINT);
+    kill(pid, signal);
     int status = 0;
     waitpid(pid, &status, 0);
     Run r;
@@ -519,5 +519,11 @@ TEST_CASE("Ctrl-C stops a sweep and writes out what was priced", "[cli][sweep][s
         CHECK(rows > 0);
         CHECK(rows % 258 == 0);
         CHECK(rows < 16384u * 258u);
+    }
+    SECTION("SIGTERM (a job's time limit) too, with the shell's status for it") {
+        // It once ended the sweep with nothing written.
+        const Run r = interrupted_sweep("json", SIGTERM);
+        CHECK(r.status == 143);
+        CHECK(nlohmann::json::parse(r.out)["interrupted"] == true);
     }
 }
