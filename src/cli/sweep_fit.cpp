@@ -1,6 +1,7 @@
 #include "cli/sweep_fit.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -56,12 +57,31 @@ struct Fitted {
 
 std::string gib(double bytes) { return fmt::format("{:.2f}", bytes / (1024.0 * 1024 * 1024)); }
 
+// The layer options the table has no column for (cp-algo, sp, dtype, flash
+// attention): those the grid varies get one, or two rows could look alike.
+std::array<std::string, 4> other_options(const FitStrategy& s) {
+    return {s.layer.cp_algo, s.layer.sp ? "sp" : "no-sp", s.layer.dtype.value_or("dtype?"),
+            s.layer.flash_attention ? "fa" : "no-fa"};
+}
+
 std::string table(const std::vector<Fitted>& fits, const std::string& head, std::size_t shown_at_most) {
     std::string out = head;
     if (fits.empty()) return out + "no strategy fits\n";
-    out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}\n",
+    std::array<bool, 4> varies{};
+    for (const Fitted& f : fits)
+        for (std::size_t i = 0; i < varies.size(); ++i)
+            varies[i] = varies[i] || other_options(f.strategy)[i] != other_options(fits.front().strategy)[i];
+    const bool vary = std::find(varies.begin(), varies.end(), true) != varies.end();
+    const auto shown_options = [&](const FitStrategy& s) {
+        std::string text;
+        const auto all = other_options(s);
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (varies[i]) text += (text.empty() ? "" : " ") + all[i];
+        return text;
+    };
+    out += fmt::format("  {:>3} {:>3} {:>4} {:>3} {:>3} {:>4} {:>4} {:>5} {:>5} {:>4}  {:<11} {:<10} {:>9} {:>6}{}\n",
                        "tp", "pp", "vpp", "cp", "ep", "etp", "mbs", "gbs", "seq", "zero", "schedule", "recompute",
-                       "peak GiB", "stage");
+                       "peak GiB", "stage", vary ? "    layer options" : "");
     bool balanced = false;
     for (std::size_t i = 0; i < fits.size() && i < shown_at_most; ++i) {
         const Fitted& f = fits[i];
@@ -74,7 +94,8 @@ std::string table(const std::vector<Fitted>& fits, const std::string& head, std:
                            s.layer.tp, s.pp, s.vpp, s.layer.cp, s.layer.ep, s.layer.etp, s.layer.mbs,
                            f.result.micro_batches * s.layer.mbs * f.result.dp,
                            s.layer.seq ? fmt::to_string(*s.layer.seq) : "model", s.zero, f.schedule,
-                           kRecompute[f.recompute], gib(f.result.peak_bytes), f.result.peak_stage, uneven ? " *" : "");
+                           kRecompute[f.recompute], gib(f.result.peak_bytes), f.result.peak_stage,
+                           std::string(uneven ? " *" : vary ? "  " : "") + (vary ? "  " + shown_options(s) : ""));
     }
     if (fits.size() > shown_at_most)
         out += fmt::format("  ... {} more fit (--format json lists every one)\n", fits.size() - shown_at_most);

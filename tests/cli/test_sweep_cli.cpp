@@ -284,6 +284,18 @@ TEST_CASE("oprec sweep --budget: 1F1B and interleaved rows of a pp take one defa
     CHECK(nlohmann::json::parse(fit.out)["peak_bytes"] == fits[0]["peak_bytes"]);
 }
 
+TEST_CASE("oprec sweep --budget: layer options the grid varies get a column", "[cli][sweep][fit]") {
+    // Two rows once looked alike: cp-algo and dtype have no column of their own.
+    const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --budget 80GiB --tp 4 --cp 2 --cp-algo ring,ulysses "
+                        "--no-progress");
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "stage    layer options\n"));
+    CHECK(has(r.out, "      0    ulysses\n"));
+    CHECK(has(r.out, "      0    ring\n"));
+    const Run plain = oprec("sweep " + kExamples + "llama-2-7b.json --budget 80GiB --tp 4 --no-progress");
+    CHECK_FALSE(has(plain.out, "layer options"));
+}
+
 TEST_CASE("oprec sweep --budget: a row whose layers were balanced says how, and fit takes it", "[cli][sweep][fit]") {
     // Gemma-2-9B's 42 layers do not split over 4 stages: the sweep balanced
     // them while fit refused, and the row could not be priced again.
