@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lsp/features.h"
+#include "syntax/lexer.h"
 
 namespace oprec::lsp {
 
@@ -148,6 +149,10 @@ json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_
     if (o->kind == SymbolKind::Import) return rename_import(a, *o, new_name);
     static const std::regex identifier("[A-Za-z_][A-Za-z_0-9]*");
     if (new_name.size() > 200 || !std::regex_match(new_name, identifier)) throw std::invalid_argument("`" + new_name + "` is not a name");
+    // A keyword, or a name the language gives a meaning, would break the text or change it.
+    if (literal_type(new_name) != 0) throw std::invalid_argument("`" + new_name + "` is a keyword");
+    for (const char* builtin : {"max", "min", "total", "bytes"})
+        if (new_name == builtin) throw std::invalid_argument("`" + new_name + "` is built in");
     // A name the new one would collide with: another of its kind (declared
     // twice), or a parameter and a field or default, the names a formula
     // reads (one would capture the other's reads: fn f(x) = x + h, x renamed
@@ -164,6 +169,13 @@ json rename(const Analysis& a, const Text& text, Pos at, const std::string& new_
                                                     symbol_kind_name(d.kind), a.load.sources.where(d.span),
                                                     twice ? "declare it twice" : "let one capture the other"));
     }
+    // The standard library is every project's: a name it declares or reads is not renamed here.
+    for (const ImportInfo& i : a.load.imports)
+        if (i.via_search_path)
+            for (const Occurrence& u : a.uses(*o))
+                if (u.span.file == i.to)
+                    throw std::invalid_argument(fmt::format("`{}` is also in the standard library ({}): not renamed here",
+                                                            o->name, a.load.sources.where(u.span)));
     json changes = json::object();
     for (const Occurrence& u : a.uses(*o)) {
         const std::string uri = uri_of_path(a.file_path(u.span.file));

@@ -167,11 +167,17 @@ TEST_CASE("lsp navigation: definition, references, rename, symbols", "[lsp]") {
 
     const json prepared = s.result("textDocument/prepareRename", at(text, "op dropout", 3));
     CHECK(prepared["placeholder"] == "dropout");
+    // The op vector that names it is the standard library's (stdlib/vocabulary.rec): a rename
+    // would edit every project's file, so it is refused; a name of this file's alone is renamed.
+    const json op_rename = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
+                                                          {"position", position_of(text, "op dropout", 3)}, {"newName", "drop"}});
+    CHECK(op_rename["error"]["code"] == -32803);
+    CHECK(op_rename["error"]["message"].get<std::string>().find("`dropout` is also in the standard library") !=
+          std::string::npos);
     const json edit = s.result("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
-                                                       {"position", position_of(text, "op dropout", 3)}, {"newName", "drop"}});
-    std::size_t edits = 0;
-    for (const auto& [uri, list] : edit["changes"].items()) edits += list.size();
-    CHECK(edits == 4);
+                                                       {"position", position_of(text, "slot qkv", 5)}, {"newName", "qkv2"}});
+    REQUIRE(edit["changes"].size() == 1);
+    CHECK(edit["changes"].begin().key() == records_uri());
     const json bad = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
                                                     {"position", position_of(text, "op dropout", 3)}, {"newName", "2x"}});
     CHECK(bad["error"]["code"] == -32803);
@@ -180,6 +186,18 @@ TEST_CASE("lsp navigation: definition, references, rename, symbols", "[lsp]") {
                                                       {"position", position_of(text, "op dropout", 3)}, {"newName", "softmax"}});
     CHECK(taken["error"]["code"] == -32803);
     CHECK(taken["error"]["message"].get<std::string>().find("`softmax` is taken: the op declared at ") != std::string::npos);
+    // A keyword or a built-in name would break the text or change its meaning.
+    for (const char* name : {"if", "None", "slot", "max", "total", "bytes"}) {
+        INFO(name);
+        const json reserved = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
+                                                             {"position", position_of(text, "op dropout", 3)}, {"newName", name}});
+        CHECK(reserved["error"]["code"] == -32803);
+    }
+    // A field the standard library reads too would be renamed in every project's files.
+    const json shared = s.call("textDocument/rename", {{"textDocument", {{"uri", records_uri()}}},
+                                                       {"position", position_of(text, "n_qknorm * (a")}, {"newName", "nq"}});
+    CHECK(shared["error"]["code"] == -32803);
+    CHECK(shared["error"]["message"].get<std::string>().find("is also in the standard library") != std::string::npos);
 
     const json symbols = s.result("textDocument/documentSymbol", {{"textDocument", {{"uri", records_uri()}}}});
     const auto qkv = std::find_if(symbols.begin(), symbols.end(), [](const json& x) { return x["name"] == "qkv"; });
