@@ -20,10 +20,14 @@ function activate(context) {
     return undefined;
   }
   const serverOptions = { command: server.command, args: ['lsp'] };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{rec,json}');
+  context.subscriptions.push(watcher);
   const clientOptions = {
     documentSelector: [{ scheme: 'file', language: 'rec' }],
     initializationOptions: { layer: config.get('layer') || undefined },
-    synchronize: { configurationSection: 'oprec' },
+    // Files changed on disk (an import created or edited, a layer document)
+    // are told to the server, which reads its documents' imports again.
+    synchronize: { configurationSection: 'oprec', fileEvents: watcher },
   };
   client = new LanguageClient('oprec', 'oprec', serverOptions, clientOptions);
   context.subscriptions.push({ dispose: () => client && client.stop() });

@@ -251,6 +251,13 @@ json Server::initialize(const json& params) {
     return {{"capabilities", capabilities()}, {"serverInfo", {{"name", "oprec"}, {"version", "0.1.0"}}}};
 }
 
+void Server::reanalyse_all() {
+    for (auto& [uri, doc] : documents_) {
+        doc.analysis.reset();
+        doc.publish = true;
+    }
+}
+
 void Server::invalidate_importers(const std::string& path) {
     std::error_code ec;
     const auto key = std::filesystem::weakly_canonical(path, ec);
@@ -344,7 +351,7 @@ void Server::notification(const std::string& method, const json& params, std::ve
         const std::string uri = string_at(td, "uri", "textDocument");
         const std::int64_t version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<std::int64_t>() : 0;
         Document doc{Text(string_at(td, "text", "textDocument")), path_of_uri(uri), version, nullptr, nullptr, {}, true};
-        invalidate_importers(doc.path);
+        reanalyse_all();  // an import that was not found may be this file
         documents_.insert_or_assign(uri, std::move(doc));
     } else if (method == "textDocument/didChange") {
         Document& doc = document(params);
@@ -368,16 +375,17 @@ void Server::notification(const std::string& method, const json& params, std::ve
         }
     } else if (method == "textDocument/didClose") {
         const std::string uri = string_at(object_at(params, "textDocument", ""), "uri", "textDocument");
-        if (const auto it = documents_.find(uri); it != documents_.end()) invalidate_importers(it->second.path);
         documents_.erase(uri);
+        reanalyse_all();  // its importers read it from disk again
         out.push_back({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
     } else if (method == "workspace/didChangeConfiguration") {
         if (const json* settings = member(params, "settings"))
             if (const auto layer = layer_of(*settings)) layer_setting_ = layer;
-        for (auto& [uri, doc] : documents_) {
-            doc.analysis.reset();
-            doc.publish = true;
-        }
+        reanalyse_all();
+    } else if (method == "workspace/didChangeWatchedFiles" || method == "textDocument/didSave") {
+        // A file changed on disk (created, edited, deleted) may be any open
+        // document's import, found or not, or its layer: each is read again.
+        reanalyse_all();
     }
     // initialized, $/cancelRequest (handled by the batch), $/setTrace, others: nothing to do.
 }

@@ -99,6 +99,8 @@ private:
     Document& document(const json& params);  // throws std::out_of_range for a document not open
     const Analysis& analysis(Document& doc);
     // Documents that import `path` (it changed, opened or closed): analysed again.
+    // Every open document analysed again, its diagnostics published.
+    void reanalyse_all();
     void invalidate_importers(const std::string& path);
     void publish(std::vector<json>& out);  // the diagnostics of changed documents
     // Throws Interrupted when the request being answered was cancelled or

@@ -4,6 +4,7 @@
 
 #include "lsp/transport.h"
 #include "lsp_support.h"
+#include "support/temp_dir.h"
 
 using namespace oprec::testing;
 using oprec::lsp::json;
@@ -421,4 +422,30 @@ TEST_CASE("lsp hover: a fn's parameter", "[lsp]") {
     s.open(uri, text);
     const json r = s.result("textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", position_of(text, "width", 0, 1)}});
     CHECK(r["contents"]["value"] == "parameter `width` of `fn twice(width) `");
+}
+
+TEST_CASE("lsp: a file created or opened that an import lacked clears its error", "[lsp]") {
+    // The E0120 of a missing import once stayed until the importing file was typed in.
+    TempDir dir;
+    Session s;
+    s.initialize();
+    const std::string main = oprec::lsp::uri_of_path((dir.path() / "a.rec").string());
+    const auto codes = [&] {
+        std::vector<std::string> out;
+        for (const json& d : s.diagnostics(main)) out.push_back(d.value("code", ""));
+        return out;
+    };
+    const auto has = [](const std::vector<std::string>& list, const char* code) {
+        return std::find(list.begin(), list.end(), code) != list.end();
+    };
+    s.open(main, "import \"mylib.rec\"\n");
+    CHECK(has(codes(), "E0120"));
+    const auto lib = dir.write("mylib.rec", "default width = 4\n");
+    s.notify("workspace/didChangeWatchedFiles",
+             {{"changes", json::array({{{"uri", oprec::lsp::uri_of_path(lib.string())}, {"type", 1}}})}});
+    CHECK_FALSE(has(codes(), "E0120"));
+    // Broken on disk and saved: said without a keystroke in a.rec.
+    dir.write("mylib.rec", "default width = (4\n");
+    s.notify("textDocument/didSave", {{"textDocument", {{"uri", oprec::lsp::uri_of_path(lib.string())}}}});
+    CHECK(has(codes(), "E0001"));
 }
