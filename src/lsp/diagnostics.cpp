@@ -32,8 +32,12 @@ json diagnostics(const Analysis& a, const Text& text) {
                      {"source", "oprec"},
                      {"message", d.span.file == *a.root ? d.message : a.file_path(d.span.file) + ": " + d.message}};
         json related = json::array();
-        for (const Note& n : d.notes)
-            if (n.span.known()) related.push_back({{"location", location(a, n.span)}, {"message", n.message}});
+        for (const Note& n : d.notes) {
+            if (n.span.known())
+                related.push_back({{"location", location(a, n.span)}, {"message", n.message}});
+            else  // a note with no place (where an import was searched for, advice): in the message
+                item["message"] = item["message"].get<std::string>() + "\n" + n.message;
+        }
         if (!related.empty()) item["relatedInformation"] = related;
         if (d.fix) item["data"] = {{"fix", d.fix->replacement}};
         out.push_back(std::move(item));
