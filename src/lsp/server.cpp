@@ -1,6 +1,7 @@
 #include "lsp/server.h"
 
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 #include "lsp/features.h"
@@ -309,7 +310,12 @@ json Server::request(const std::string& method, const json& params) {
         shutdown_ = true;
         return nullptr;
     }
-    if (method.rfind("textDocument/", 0) != 0) throw std::domain_error("no method " + method);
+    // A method it does not serve is said before the document is looked up or analysed.
+    static const std::set<std::string, std::less<>> served{
+        "textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/prepareRename",
+        "textDocument/rename", "textDocument/documentSymbol", "textDocument/completion", "textDocument/formatting",
+        "textDocument/semanticTokens/full", "textDocument/codeAction", "textDocument/inlayHint", "textDocument/codeLens"};
+    if (!served.contains(method)) throw std::domain_error("no method " + method);
     Document& doc = document(params);
     const Analysis& a = analysis(doc);
     const Text& text = doc.text;

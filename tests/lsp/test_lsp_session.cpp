@@ -39,6 +39,9 @@ TEST_CASE("lsp lifecycle: initialize, requests before it, shutdown, exit", "[lsp
         CHECK(caps.contains(p));
     CHECK(s.call("initialize", {{"capabilities", json::object()}})["error"]["code"] == -32600);
     CHECK(s.call("no/such")["error"]["code"] == -32601);
+    // A document method it does not serve, whatever the document: once -32602 "not an open document".
+    CHECK(s.call("textDocument/typeDefinition", at("x", "x"))["error"]["code"] == -32601);
+    CHECK(s.call("textDocument/typeDefinition")["error"]["code"] == -32601);
     CHECK(s.call("textDocument/hover", json::array())["error"]["code"] == -32602);  // params of the wrong shape
     CHECK(s.call("textDocument/hover", at("x", "x"))["error"]["code"] == -32602);  // not open
     CHECK(s.result("shutdown").is_null());
