@@ -7,6 +7,7 @@ the product of strategy options under every recompute setting.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import json
 import os
@@ -144,7 +145,7 @@ def sweep(config: ConfigLike, **options: Union[Any, Iterable[Any]]) -> SweepResu
         if name in fixed:
             raise TypeError(f"oprec.sweep(): `{name}` is not an option of a sweep: each row prices every setting "
                             "(none, full and each selective setting)")
-    taken = set(_SWEPT) | {"flash_attention", "param_casts", "family", "index", "kind", "records"}
+    taken = set(inspect.signature(layer).parameters) - {"config", "recompute", "switches"}
     for name in fixed:
         if name not in taken:
             raise TypeError(f"oprec.sweep(): no option `{name}` (it takes {', '.join(sorted(taken))})")

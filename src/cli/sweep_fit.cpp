@@ -68,9 +68,11 @@ std::string table(const std::vector<Fitted>& fits, const std::string& head, std:
     std::string out = head;
     if (fits.empty()) return out + "no strategy fits\n";
     std::array<bool, 4> varies{};
-    for (const Fitted& f : fits)
-        for (std::size_t i = 0; i < varies.size(); ++i)
-            varies[i] = varies[i] || other_options(f.strategy)[i] != other_options(fits.front().strategy)[i];
+    const auto first = other_options(fits.front().strategy);
+    for (const Fitted& f : fits) {
+        const auto options = other_options(f.strategy);
+        for (std::size_t i = 0; i < varies.size(); ++i) varies[i] = varies[i] || options[i] != first[i];
+    }
     const bool vary = std::find(varies.begin(), varies.end(), true) != varies.end();
     const auto shown_options = [&](const FitStrategy& s) {
         std::string text;

@@ -317,12 +317,13 @@ Fit RankModel::fit(const RankStrategy& s) const {
 
     Fit out;
     // Settled as a command would state it again: the batch, and the layers of
-    // each virtual stage where they were balanced.
+    // each virtual stage as laid out (describe() states them where uneven;
+    // first and last stage counts say themselves).
     RankStrategy settled = s;
     settled.layer = layer_strategy;
     settled.gbs = gbs;
-    if (s.virtual_stage_layers.empty() && s.balance_layers && !s.first_stage_layers && !s.last_stage_layers &&
-        model_.stack().size() % static_cast<std::size_t>(layout.pp * layout.vp) != 0)
+    settled.virtual_stage_layers.clear();
+    if (!s.first_stage_layers && !s.last_stage_layers)
         for (std::int64_t v = 0; v < layout.pp * layout.vp; ++v)
             settled.virtual_stage_layers.push_back(static_cast<std::int64_t>(layout.chunk(v % layout.pp, v / layout.pp).count));
     out.strategy = describe(settled);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/process.h"
+#include "support/temp_dir.h"
 
 namespace {
 
@@ -321,9 +322,7 @@ TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-
     r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 8", true);
     CHECK(r.status == 0);
     // And a group of fewer than pp, stated in a launch command.
-    const std::string file = OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh";
-    std::ifstream in(file);
-    std::string launch((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string launch = oprec::testing::read_text(OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh");
     launch.erase(launch.find_last_not_of('\n') + 1);  // the flags below continue its last line
     const std::string chunked = launch + " --num-layers-per-virtual-pipeline-stage 3";
     CHECK(oprec::testing::run_oprec({"fit", "--megatron-args", chunked}).exit_code == 0);
