@@ -115,6 +115,10 @@ public:
     // "context.switches.sofmax") with why and the nearest switch: a misspelt
     // switch changes nothing, so a document's reader warns of these.
     Named<std::string> unread_switches() const;
+    // The fields stated with a value the reference reads as another, each
+    // with why and what it is priced as: a `cp_algo` that names no
+    // algorithm is ring CP there and here, so a reader warns of these.
+    Named<std::string> doubtful_fields() const;
     // The field as stated; nullopt when it is not.
     std::optional<Field> field(std::string_view name) const;
     Named<Field> fields() const;

@@ -26,6 +26,8 @@ py::list keys(const Layer& l) {
 void set_one(Layer& layer, const std::string& name, py::handle value) {
     if (const auto why = layer.unknown_field(name)) throw py::key_error(*why);
     layer.set(name, to_finite_field(value, name));
+    for (const auto& [field, why] : layer.doubtful_fields())  // e.g. a misspelt cp_algo: priced as ring CP
+        if (field == name && PyErr_WarnEx(PyExc_UserWarning, why.c_str(), 2) != 0) throw py::error_already_set();
 }
 
 void set_all(Layer& layer, py::handle mapping) {

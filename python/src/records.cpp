@@ -68,6 +68,8 @@ BoundLayer bind(const Records& records, py::handle fields, py::handle context, p
         }
         if (context_switches) set_switches(b, ctx["switches"]);
     }
+    for (const auto& [field, why] : b.layer.doubtful_fields())  // e.g. a misspelt cp_algo: priced as ring CP
+        if (PyErr_WarnEx(PyExc_UserWarning, ("fields: " + why).c_str(), 2) != 0) throw py::error_already_set();
     return b;
 }
 
@@ -81,6 +83,10 @@ BoundLayer warn_unread(BoundLayer b, const std::string& name) {
     }
     for (const auto& [path, why] : b.layer.unread_switches()) {
         const std::string message = name + ": " + why + ": it changes nothing";
+        if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
+    }
+    for (const auto& [field, why] : b.layer.doubtful_fields()) {
+        const std::string message = name + ": " + why;
         if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
     }
     return b;

@@ -187,6 +187,30 @@ def test_a_document_with_a_field_nothing_reads_warns_at_the_callers_line(records
                 records.layer_file(example)
 
 
+def test_a_cp_algo_that_names_no_algorithm_is_priced_as_ring_and_said(records: oprec.Records) -> None:
+    doc = json.loads(LLAMA.read_text())
+    doc["fields"].update(cp=4, cp_algo="ulysess_cp")
+    said = r"cp_algo 'ulysess_cp' names no algorithm \(colossalai_cp, hybrid_cp or ulysses_cp\): priced as " \
+           r"colossalai_cp, ring CP, as the reference does \(did you mean `ulysses_cp`\?\)$"
+    with pytest.warns(UserWarning, match=r"^cp\.json: " + said) as caught:
+        misspelt = records.layer_json(json.dumps(doc), "cp.json")
+    assert caught[0].filename == __file__
+    with pytest.warns(UserWarning, match=r"^fields: " + said):
+        records.layer(doc["fields"], context=doc["context"])
+    ring = records.layer({**doc["fields"], "cp_algo": "colossalai_cp"}, context=doc["context"])
+    assert misspelt.total() == ring.total()
+    # Set by hand: said at the setting, only for that field.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ring["cp_algo"] = "ulysses_cp"
+        assert ring.total() < misspelt.total()  # Ulysses splits K/V over cp: fewer bytes
+        ring["t"] = 2
+    with pytest.warns(UserWarning, match=r"^cp_algo 7 names no algorithm") as caught:
+        ring["cp_algo"] = 7
+    assert caught[0].filename == __file__
+
+
 # ---- the Hugging Face front end agrees with the CLI -----------------------------
 
 def cli_json(*args: str) -> Dict[str, Any]:

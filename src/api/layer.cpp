@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "diag/suggest.h"
-#include "model/attention.h"  // kv_shards
+#include "model/attention.h"  // kv_shards, cp_algo_doubt
 #include "model/field_text.h"
 #include "api/state.h"
 #include "model/layer_json.h"
@@ -136,6 +136,12 @@ Named<std::string> Layer::unread_fields() const {
             break;
         }
     return all_read ? Named<std::string>{} : oprec::unread_fields(s.records->program, s.doc.fields);
+}
+
+Named<std::string> Layer::doubtful_fields() const {
+    Named<std::string> out;
+    if (auto why = cp_algo_doubt(state_->doc.fields)) out.emplace_back("cp_algo", std::move(*why));
+    return out;
 }
 
 Named<std::string> Layer::unread_switches() const {

@@ -142,10 +142,11 @@ void warn_unread(const Layer& layer, std::string_view text, std::string_view nam
         const auto place = key_place(text, path);
         const std::string where = place ? fmt::format("{}:{}:{}", name, line + place->first - 1, place->second)
                                         : std::string(name);
-        std::cerr << fmt::format("{}: warning: {}: {}\n", where, why, effect);
+        std::cerr << fmt::format("{}: warning: {}{}{}\n", where, why, effect.empty() ? "" : ": ", effect);
     };
     for (const auto& [field, why] : layer.unread_fields()) warn("fields." + field, why, "the layer is priced without it");
     for (const auto& [path, why] : layer.unread_switches()) warn(path, why, "it changes nothing");
+    for (const auto& [field, why] : layer.doubtful_fields()) warn("fields." + field, why, "");
 }
 
 Report report_of(const Layer& layer, const EvalArgs& args, int indent = -1) {
@@ -254,7 +255,11 @@ int run(const EvalArgs& args) {
     try {
         layer = records->layer(*text, name);
         warn_unread(*layer, *text, name);
+        const auto before = layer->doubtful_fields();
         apply_edits(*layer, *records, args.edits);
+        for (const auto& doubt : layer->doubtful_fields())  // made doubtful by a --set
+            if (std::find(before.begin(), before.end(), doubt) == before.end())
+                std::cerr << fmt::format("oprec eval: warning: --set {}: {}\n", doubt.first, doubt.second);
     } catch (const LayerError& e) {
         std::cerr << "oprec eval: " << e.what() << '\n';
         return kCannotRun;

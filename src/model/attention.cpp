@@ -1,8 +1,14 @@
 #include "model/attention.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "diag/suggest.h"
 #include "value/arith.h"
+#include "value/format.h"
 
 namespace oprec {
 
@@ -24,6 +30,26 @@ CpAlgo resolve_cp_algo(const LayerConfig& ccfg) {
     if (raw == nullptr) return CpAlgo::ColossalAI;
     if (const std::string* name = std::get_if<std::string>(raw)) return parse_cp_algo(*name);
     return CpAlgo::ColossalAI;
+}
+
+std::optional<std::string> cp_algo_doubt(const LayerConfig& ccfg) {
+    const FieldValue* raw = ccfg.find("cp_algo");
+    if (raw == nullptr || std::holds_alternative<std::monostate>(*raw)) return std::nullopt;
+    const std::vector<std::string> names = {"colossalai_cp", "hybrid_cp", "ulysses_cp"};
+    const std::string* name = std::get_if<std::string>(raw);
+    // Ring CP by another name (the reference's own tests say "ring_cp") is
+    // what it is priced as: nothing to say.
+    if (name != nullptr && (*name == "hybird_cp" || *name == "ring_cp" || *name == "ring" ||
+                            std::find(names.begin(), names.end(), *name) != names.end()))
+        return std::nullopt;
+    // The command line's names first (--cp-algo ulysses), then a near spelling.
+    std::optional<std::string> near;
+    if (name != nullptr)
+        near = *name == "ulysses" ? "ulysses_cp" : *name == "hybrid" ? "hybrid_cp" : closest_name(*name, names);
+    return fmt::format("cp_algo {} names no algorithm (colossalai_cp, hybrid_cp or ulysses_cp): priced as "
+                       "colossalai_cp, ring CP, as the reference does{}",
+                       name != nullptr ? str_repr(*name) : repr(std::get<Value>(*raw)),
+                       near ? " (did you mean `" + *near + "`?)" : "");
 }
 
 std::string_view cp_algo_name(CpAlgo algo) {

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "model/layer.h"
@@ -27,6 +29,12 @@ CpAlgo parse_cp_algo(std::string_view name);
 // None or a number -> Colossal-AI.
 CpAlgo resolve_cp_algo(const LayerConfig& ccfg);
 std::string_view cp_algo_name(CpAlgo algo);  // "colossalai_cp", "hybrid_cp", "ulysses_cp"
+// Why a stated `cp_algo` is doubtful: a string that names no algorithm, or
+// a number, which the reference prices as ring CP without a word (a
+// misspelt "ulysses_cp" would change the answer silently), saying so.
+// nullopt when it names one (or ring CP as "ring_cp" or "ring"), is None or
+// is not stated.
+std::optional<std::string> cp_algo_doubt(const LayerConfig& ccfg);
 
 // Over how many CP ranks the layer's K/V are split: `cp` (its own value and
 // type) under Ulysses or when `n_linrec` is truthy (absent = 0), else int 1.

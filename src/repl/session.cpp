@@ -170,6 +170,8 @@ bool Session::run(std::string_view word, std::string_view rest, const Output& ou
         Layer edited = *layer_;
         for (const auto& [field, value] : parse_assignments(rest)) set_field(edited, r, field, value);
         layer_ = std::move(edited);
+        for (const auto& [field, why] : layer_->doubtful_fields())
+            if (rest.find(field) != std::string_view::npos) out.warning(why);  // said when set, not at every set
         return true;
     }
     if (name == "unset") {
@@ -449,6 +451,8 @@ std::vector<std::string> Session::load_layer(std::string_view file) {
         warnings.push_back(fmt::format("{}: {}: the layer is priced without it", file, message));
     for (const auto& [path, message] : layer_->unread_switches())
         warnings.push_back(fmt::format("{}: {}: it changes nothing", file, message));
+    for (const auto& [field, message] : layer_->doubtful_fields())
+        warnings.push_back(fmt::format("{}: {}", file, message));
     return warnings;
 }
 

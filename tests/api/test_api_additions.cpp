@@ -100,6 +100,30 @@ TEST_CASE("unknown_field: the one rule of the names a layer may state", "[api]")
     CHECK(plain.unknown_field("total"));  // not stated: the slots' accumulator, no field
 }
 
+TEST_CASE("doubtful_fields: a cp_algo that names no algorithm is priced as ring CP, and said", "[api]") {
+    const oprec::Records records = oprec::Records::shipped();
+    const auto doubts = [&](const std::string& cp_algo) {
+        return records.layer(R"({"fields": {"h": 8, "cp": 4, "cp_algo": )" + cp_algo + "}}").doubtful_fields();
+    };
+    const std::string priced = ": priced as colossalai_cp, ring CP, as the reference does";
+    const std::string known = "names no algorithm (colossalai_cp, hybrid_cp or ulysses_cp)";
+    CHECK(doubts(R"("ulysess_cp")") ==
+          oprec::Named<std::string>{{"cp_algo", "cp_algo 'ulysess_cp' " + known + priced + " (did you mean `ulysses_cp`?)"}});
+    // The command line's names, which a document does not take, point to the document's.
+    CHECK(doubts(R"("hybrid")").at(0).second == "cp_algo 'hybrid' " + known + priced + " (did you mean `hybrid_cp`?)");
+    CHECK(doubts("3").at(0).second == "cp_algo 3 " + known + priced);
+    for (const char* fine : {R"("ulysses_cp")", R"("hybrid_cp")", R"("hybird_cp")", R"("colossalai_cp")", R"("ring_cp")",
+                             R"("ring")", "null"})
+        CHECK(doubts(fine).empty());
+    CHECK(records.layer(R"({"fields": {"h": 8}})").doubtful_fields().empty());
+    // What it says is what the layer prices: the misspelt Ulysses as ring CP.
+    oprec::Layer misspelt = records.layer(R"({"fields": {"h": 8, "cp": 4, "cp_algo": "ulysess_cp"}})");
+    CHECK(misspelt.read("kv_shards")->i == 1);
+    misspelt.set("cp_algo", std::string("ulysses_cp"));
+    CHECK(misspelt.read("kv_shards")->i == 4);
+    CHECK(misspelt.doubtful_fields().empty());
+}
+
 TEST_CASE("unread_fields: what a document states that nothing reads, by the same rule", "[api]") {
     const oprec::Records records = oprec::Records::shipped();
     const oprec::Layer layer = records.layer(

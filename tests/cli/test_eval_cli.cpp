@@ -276,6 +276,35 @@ TEST_CASE("eval --jsonl: a malformed line is answered on its line, the others pr
     CHECK(run.exit_code == 1);
 }
 
+TEST_CASE("eval: a cp_algo that names no algorithm is warned of at its key, or at its --set", "[cli][eval]") {
+    std::ifstream example(OPREC_TEST_DATA "/../examples/llama2-7b.json");
+    json doc = json::parse(example);
+    doc["fields"]["cp"] = 4;
+    doc["fields"]["cp_algo"] = "colossalai_cp";
+    const std::string text = "{\"fields\": " + doc["fields"].dump() + ",\n \"context\": " + doc["context"].dump() +
+                             ",\n \"switches\": " + doc["switches"].dump() + "}\n";
+    std::string misspelt = text;
+    misspelt.replace(misspelt.find("\"colossalai_cp\""), 15, "\"ulysess_cp\"");
+    const std::size_t col = misspelt.find("\"cp_algo\"") + 1;
+    testing::TempDir dir;
+    const auto file = dir.write("cp.json", misspelt);
+    const auto run = testing::run_oprec({"eval", file.string()});
+    CHECK(run.exit_code == 0);  // the reference prices it, as ring CP: so does eval, and says so
+    CHECK(run.err == file.string() + ":1:" + std::to_string(col) + ": warning: cp_algo 'ulysess_cp' names no algorithm (colossalai_cp, "
+                                     "hybrid_cp or ulysses_cp): priced as colossalai_cp, ring CP, as the reference does "
+                                     "(did you mean `ulysses_cp`?)\n");
+    const auto ring = testing::run_oprec({"eval", "-"}, text);
+    CHECK(ring.err.empty());
+    CHECK(run.out.substr(run.out.find('\n')) == ring.out.substr(ring.out.find('\n')));
+    const auto set = testing::run_oprec({"eval", "-", "--set", "cp_algo=ulysses"}, text);
+    CHECK(set.exit_code == 0);
+    CHECK(set.err.starts_with("oprec eval: warning: --set cp_algo: cp_algo 'ulysses' names no algorithm"));
+    CHECK(set.err.ends_with("(did you mean `ulysses_cp`?)\n"));
+    // Ring CP by another name is what it is priced as: nothing to say.
+    for (const char* ring_too : {"cp_algo=ring_cp", "cp_algo=ring"})
+        CHECK(testing::run_oprec({"eval", "-", "--set", ring_too}, text).err.empty());
+}
+
 TEST_CASE("eval: a field nothing reads is warned of at its key, the layer priced without it", "[cli][eval]") {
     std::ifstream example(OPREC_TEST_DATA "/../examples/llama2-7b.json");
     const json doc = json::parse(example);
