@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,11 @@ std::vector<T> values(const std::vector<std::string>& texts, const char* option,
         if (t.empty()) throw std::invalid_argument(fmt::format("--{}: an empty value", option));
         out.push_back(parse(t));
     }
+    // 1 and 1.0 price alike but are not one value: kept apart by their type.
+    if constexpr (std::is_same_v<T, Number>)
+        drop_repeats(out, [](const Number& a, const Number& b) { return a.kind == b.kind && a.repr() == b.repr(); });
+    else
+        drop_repeats(out);
     return out;
 }
 

@@ -41,6 +41,7 @@ std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const ch
     if (texts.empty()) return {fallback};
     std::vector<std::int64_t> out;
     for (const std::string& t : texts) out.push_back(parse_whole(t, option, least));
+    drop_repeats(out);
     return out;
 }
 
@@ -171,6 +172,7 @@ int run_fit_sweep(const FitSweepArgs& args) {
     std::vector<HfStrategy> layers;
     std::vector<std::int64_t> pps, vpps, zeros;
     std::vector<std::string> schedules = args.schedule.empty() ? std::vector<std::string>{""} : args.schedule;
+    drop_repeats(schedules);
     std::int64_t gpus = 0;
     std::optional<std::int64_t> gbs;
     try {

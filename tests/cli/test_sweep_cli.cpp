@@ -221,6 +221,25 @@ TEST_CASE("oprec sweep --format csv: a row per strategy and setting", "[cli][swe
     CHECK(rule_found);
 }
 
+TEST_CASE("oprec sweep: a value a list gives twice is swept once", "[cli][sweep]") {
+    const std::string llama = kExamples + "llama-2-7b.json --seq 4096 --format csv";
+    const Run once = oprec("sweep " + llama + " --tp 1,2 --cp-algo ring");
+    REQUIRE(once.status == 0);
+    // The same names twice, and twice by two spellings (ring is colossalai_cp's short name).
+    CHECK(oprec("sweep " + llama + " --tp 1,1,2 --tp 2 --cp-algo ring,ring").out == once.out);
+    // So with --budget: the whole-rank fits' own lists too (the first line says how long it took).
+    const std::string budget = kExamples + "llama-2-7b.json --seq 4096 --budget 80GiB --gpus 8";
+    const auto rows = [](const std::string& out) { return out.substr(out.find('\n')); };
+    const Run fit_once = oprec("sweep " + budget + " --tp 1,2 --pp 1,2 --zero 1 --schedule 1f1b");
+    REQUIRE(fit_once.status == 0);
+    CHECK(has(fit_once.out, "4 strategies on 8 GPUs"));
+    const Run fit_twice = oprec("sweep " + budget + " --tp 1,2,1 --pp 1,2,2 --zero 1,1 --schedule 1f1b,1f1b");
+    CHECK(has(fit_twice.out, "4 strategies on 8 GPUs"));
+    CHECK(rows(fit_twice.out) == rows(fit_once.out));
+    // 1 and 1.0 are two micro-factors (an int and a float), as before.
+    CHECK(oprec("sweep " + llama + " --tp 1 --micro-factor 1,1.0").out.size() > oprec("sweep " + llama + " --tp 1").out.size());
+}
+
 TEST_CASE("oprec sweep --format json: 64 strategies of DeepSeek-V3, every setting", "[cli][sweep]") {
     const Run r = oprec("sweep " + kExamples +
                         "deepseek-v3.json --tp 1,2,4,8 --cp 1,2 --cp-algo ring,ulysses --seq 4096,32768 --mbs 1,2 "
