@@ -123,7 +123,7 @@ int run(const SweepArgs& args) {
     Progress progress(strategies.size(), !args.no_progress && (args.progress || isatty(2) != 0));
     const auto start = std::chrono::steady_clock::now();
     std::vector<StrategyFront> fronts;
-    std::size_t priced = 0, skipped = 0;
+    std::size_t written = 0, skipped = 0;  // written: priced or skipped
     std::string first_skip;  // why the first strategy skipped was
     int status = kOk;
     if (args.format == "csv") std::cout << csv_header(*sweep);
@@ -144,28 +144,28 @@ int run(const SweepArgs& args) {
             if (first_skip.empty()) first_skip = row.strategy + ": " + *row.skipped;
         }
         if (args.format == "csv") std::cout << csv_rows(*sweep, row);
-        else if (args.format == "json") std::cout << json_strategy(row, priced == 0);
+        else if (args.format == "json") std::cout << json_strategy(row, written == 0);
         else fronts.push_back(front_of(row));
-        ++priced;
-        progress.update(priced);
+        ++written;
+        progress.update(written);
     }
     progress.clear();
-    const bool interrupted = priced < strategies.size() && interrupt.interrupted();
+    const bool interrupted = written < strategies.size() && interrupt.interrupted();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (args.format == "json") {
-        std::cout << json_close(priced, interrupted);
+        std::cout << json_close(written, skipped, interrupted);
     } else if (args.format == "table") {
         const SweepTableInfo info{args.config, strategies.size(), interrupted, seconds, budget, records->switches().size()};
         std::cout << sweep_table(*sweep, grid, fronts, info);
     }
     std::cout << std::flush;
     if (interrupted) {
-        std::cerr << fmt::format("oprec sweep: interrupted: wrote the {} of {} strategies priced\n", priced,
+        std::cerr << fmt::format("oprec sweep: interrupted: wrote {} of the {} strategies\n", written,
                                  strategies.size());
         return interrupt.exit_status();
     }
     // Nothing priced is no answer, as sweep --budget says too.
-    if (status == kOk && priced > 0 && skipped == priced) {
+    if (status == kOk && written > 0 && skipped == written) {
         std::cerr << "oprec sweep: no strategy of the grid can run on this model; the first: " << first_skip << '\n';
         return kCannotRun;
     }

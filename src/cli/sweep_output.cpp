@@ -112,8 +112,9 @@ std::string json_strategy(const SweepRow& r, bool first) {
     return (first ? "" : ",\n") + json_text(out);
 }
 
-std::string json_close(std::size_t priced, bool interrupted) {
-    return fmt::format("\n],\"priced\":{},\"interrupted\":{}}}\n", priced, interrupted ? "true" : "false");
+std::string json_close(std::size_t written, std::size_t skipped, bool interrupted) {
+    return fmt::format("\n],\"written\":{},\"priced\":{},\"skipped\":{},\"interrupted\":{}}}\n", written,
+                       written - skipped, skipped, interrupted ? "true" : "false");
 }
 
 // ---- the table ------------------------------------------------------------------------

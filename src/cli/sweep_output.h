@@ -17,10 +17,12 @@ namespace oprec::cli {
 std::string csv_header(const Sweep& sweep);
 std::string csv_rows(const Sweep& sweep, const SweepRow& row);
 
-// ---- JSON: {"model", "settings", "strategies": [...], "priced", "interrupted"} --------
+// ---- JSON: {"model", "settings", "planned", "strategies": [...], "written", "priced",
+// "skipped", "interrupted"}: of the strategies written, those priced and those the
+// model cannot take ("skipped", each with why) --------
 std::string json_open(const Sweep& sweep, std::size_t strategies);
 std::string json_strategy(const SweepRow& row, bool first);
-std::string json_close(std::size_t priced, bool interrupted);
+std::string json_close(std::size_t written, std::size_t skipped, bool interrupted);
 
 // ---- the table ------------------------------------------------------------------
 // A strategy's Pareto front, kept for the table (the full rows are not).

@@ -43,9 +43,12 @@ std::string sweep_table(const Sweep& sweep, const StrategyGrid& grid, const std:
     std::string out = fmt::format("{}: {} (profile {}), {}\n", info.source,
                                   m.model_type.empty() ? "no model_type" : m.model_type, m.family,
                                   describe_layers(sweep));
-    out += fmt::format("{}{} strategies x {} recompute settings (plain, full and the 2^{} switch settings) priced in {:.2f} s\n",
+    const auto skipped = static_cast<std::size_t>(
+        std::count_if(fronts.begin(), fronts.end(), [](const StrategyFront& f) { return f.skipped.has_value(); }));
+    out += fmt::format("{}{} strategies x {} recompute settings (plain, full and the 2^{} switch settings) priced in {:.2f} s{}\n",
                        info.interrupted ? fmt::format("interrupted: {} of ", fronts.size()) : "",
-                       info.interrupted ? info.planned : fronts.size(), sweep.settings().size(), switches, info.seconds);
+                       info.interrupted ? info.planned : fronts.size(), sweep.settings().size(), switches, info.seconds,
+                       skipped == 0 ? "" : fmt::format("; {} the model cannot take, skipped", skipped));
     const std::vector<std::string> varying = grid.varying();
     if (!fronts.empty()) {
         std::string fixed;

@@ -221,6 +221,22 @@ TEST_CASE("oprec sweep --format csv: a row per strategy and setting", "[cli][swe
     CHECK(rule_found);
 }
 
+TEST_CASE("oprec sweep: strategies the model cannot take are counted apart from those priced", "[cli][sweep]") {
+    const std::string llama = "sweep " + kExamples + "llama-2-7b.json --seq 4096 --tp 1,3,5";
+    const Run json_run = oprec(llama + " --format json");
+    REQUIRE(json_run.status == 0);
+    const auto doc = nlohmann::json::parse(json_run.out);
+    CHECK(doc["planned"] == 3);
+    CHECK(doc["written"] == 3);
+    CHECK(doc["priced"] == 1);  // tp 3 and 5 do not divide 32 heads
+    CHECK(doc["skipped"] == 2);
+    CHECK(doc["strategies"].size() == 3);
+    const Run table = oprec(llama);
+    CHECK(has(table.out, "3 strategies x 258 recompute settings (plain, full and the 2^8 switch settings) priced in "));
+    CHECK(has(table.out, " s; 2 the model cannot take, skipped\n"));
+    CHECK_FALSE(has(oprec(llama.substr(0, llama.size() - 4)).out, "skipped"));
+}
+
 TEST_CASE("oprec sweep: a value a list gives twice is swept once", "[cli][sweep]") {
     const std::string llama = kExamples + "llama-2-7b.json --seq 4096 --format csv";
     const Run once = oprec("sweep " + llama + " --tp 1,2 --cp-algo ring");
@@ -247,7 +263,9 @@ TEST_CASE("oprec sweep --format json: 64 strategies of DeepSeek-V3, every settin
     REQUIRE(r.status == 0);
     const auto doc = nlohmann::json::parse(r.out);
     CHECK(doc["planned"] == 64);
+    CHECK(doc["written"] == 64);
     CHECK(doc["priced"] == 64);
+    CHECK(doc["skipped"] == 0);
     CHECK(doc["interrupted"] == false);
     CHECK(doc["settings"].size() == 258);
     REQUIRE(doc["strategies"].size() == 64);
@@ -537,9 +555,10 @@ TEST_CASE("Ctrl-C stops a sweep and writes out what was priced", "[cli][sweep][s
         const auto doc = nlohmann::json::parse(r.out);
         CHECK(doc["interrupted"] == true);
         CHECK(doc["planned"] == 16384);
-        CHECK(doc["priced"].get<int>() > 0);
-        CHECK(doc["priced"].get<int>() < 16384);
-        CHECK(doc["strategies"].size() == doc["priced"].get<std::size_t>());
+        CHECK(doc["written"].get<int>() > 0);
+        CHECK(doc["written"].get<int>() < 16384);
+        CHECK(doc["strategies"].size() == doc["written"].get<std::size_t>());
+        CHECK(doc["priced"].get<int>() + doc["skipped"].get<int>() == doc["written"].get<int>());
     }
     SECTION("csv: whole rows only, every setting of each strategy priced") {
         const Run r = interrupted_sweep("csv");
