@@ -183,6 +183,13 @@ TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cl
     fails("{\"hidden_size\": 4096,", "", "invalid JSON");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--tp 1,2", "use `oprec sweep` for a grid");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--kind moe", "has no moe layer");
+    // A sequence that does not split over cp would price a fraction of a token (fit refused it; eval did not).
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp 3 --seq 4096",
+          "--seq 4096 does not split evenly over cp 3\n");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4, "max_position_embeddings": 100})", "--cp 3",
+          "--seq 100 does not split evenly over cp 3 (`max_position_embeddings` in ");
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp 3",
+          "--seq 4096 does not split evenly over cp 3 (the default sequence)");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--layer 0 --kind decoder", "give one");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp-algo spiral", "--cp-algo spiral");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--family llama3", "no such profile");
