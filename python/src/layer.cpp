@@ -184,7 +184,9 @@ void register_layer(py::module_& m) {
              "An independent copy, to price a variant.")
         .def("__copy__", [](const BoundLayer& b) { return BoundLayer(b); })
         .def("__deepcopy__", [](const BoundLayer& b, py::handle) { return BoundLayer(b); })
-        .def("__repr__", [](const BoundLayer& b) {
+        .def("__repr__", [](py::handle self) {
+            if (!made<BoundLayer>(self)) return std::string("<oprec.Layer, not made>");
+            const BoundLayer& b = self.cast<const BoundLayer&>();
             return std::string("<oprec.Layer ") + recompute_text(b.layer.recompute()) + ", " +
                    std::to_string(b.layer.fields().size()) + " fields>";
         });

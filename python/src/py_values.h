@@ -28,6 +28,16 @@ Field to_field(py::handle value, std::string_view name);
 // the reference takes).
 Field to_finite_field(py::handle value, std::string_view name);
 
+// Whether `self`'s C++ value of type T was made. An __init__ that raised
+// (Records("no such file")) leaves the object unmade, and pybind11 hands
+// a method raw memory for it; pytest still shows repr(self) of the failed
+// call, so a __repr__ asks this first.
+template <class T>
+bool made(py::handle self) {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+    return inst->get_value_and_holder(py::detail::get_type_info(typeid(T))).holder_constructed();
+}
+
 // A mapping's key that must be a str: its text, else a TypeError saying
 // what it stands for (`what`: "a field's name") and what it got.
 std::string key_text(py::handle key, std::string_view what);

@@ -140,7 +140,10 @@ void register_records(py::module_& m) {
             },
             "path"_a,
             "A layer from a JSON document file.")
-        .def("__repr__", [](const Records& r) { return "<oprec.Records " + r.source() + ">"; });
+        .def("__repr__", [](py::handle self) {
+            if (!made<Records>(self)) return std::string("<oprec.Records, not made: its __init__ raised>");
+            return "<oprec.Records " + self.cast<const Records&>().source() + ">";
+        });
 }
 
 }  // namespace oprec::py_module

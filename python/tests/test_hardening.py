@@ -299,3 +299,19 @@ def test_ctrl_c_interrupts_a_long_grid_promptly(records: oprec.Records) -> None:
     # Not a speed target: a bound far above a chunk's few milliseconds, far
     # below the grid's minutes.
     assert elapsed < 20, elapsed
+
+
+def test_an_object_whose_init_raised_has_a_repr_not_a_crash() -> None:
+    # pytest shows repr(self) of a failed Records(...) call; the object was
+    # never made, and its repr once read raw memory (MemoryError, or a crash).
+    with pytest.raises(oprec.RecordsError) as caught:
+        oprec.Records("/no/such/records.rec")
+    tb = caught.value.__traceback__
+    seen = []
+    while tb is not None:
+        seen += [repr(v) for v in tb.tb_frame.f_locals.values() if isinstance(v, tuple)]
+        tb = tb.tb_next
+    assert any("<oprec.Records, not made: its __init__ raised>" in s for s in seen)
+    assert repr(oprec.Records.__new__(oprec.Records)) == "<oprec.Records, not made: its __init__ raised>"
+    assert repr(oprec.Layer.__new__(oprec.Layer)) == "<oprec.Layer, not made>"
+    assert repr(oprec.Records()).startswith("<oprec.Records /")
