@@ -2,6 +2,7 @@
 // arguments.py reads them (rank/megatron_args.h), the model written as a
 // Hugging Face config of the megatron_* op profiles (stdlib/profiles.rec)
 // and the strategy as FitStrategy.
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -79,6 +80,51 @@ std::optional<std::int64_t> stated_count(const rank::ParsedArgs& parsed, std::st
     return out;
 }
 
+// Megatron's selective recompute recomputes the modules --recompute-modules
+// names (core_attn unless it says otherwise) and keeps the rest: each
+// module as the op switches of the records that are its saves, every other
+// switch kept (not HyperParallel's rule, which keeps attBMM alone). A
+// switch holds for every layer alike, so a module of one kind of layer
+// (mlp: the dense ones; moe, moe_act, shared_experts: the MoE ones) is
+// priced on all where the model has both kinds, with a note.
+void selective_switches(const rank::Args& a, Named<bool>& switches, std::vector<std::string>& notes) {
+    const auto moe_layers = std::count(a.moe_layer_pattern.begin(), a.moe_layer_pattern.end(), 1);
+    const bool all_moe = moe_layers > 0 && moe_layers == static_cast<std::ptrdiff_t>(a.moe_layer_pattern.size());
+    const bool shared = a.moe_shared_expert_intermediate_size.value_or(0) > 0;
+    std::vector<std::string_view> off;
+    bool dense_act = false, moe_act = false;  // whose activation functions the modules recompute
+    for (const std::string& module : a.recompute_modules) {
+        if (module == "core_attn") off.insert(off.end(), {"attBMM", "softmax", "dropout", "headCast"});
+        if (module == "layernorm") off.push_back("normOp");
+        if (module == "mla_up_proj") off.push_back("attUp");
+        if (module != "mlp" && module != "moe" && module != "moe_act" && module != "shared_experts") continue;
+        // The layers the module is in: the dense ones for mlp, the MoE ones (with shared experts) else.
+        const bool in_some = module == "mlp" ? !all_moe : moe_layers > 0 && (module != "shared_experts" || shared);
+        if (!in_some) {
+            notes.push_back(fmt::format("--recompute-modules {}: the model has no {}: it recomputes nothing", module,
+                                        module == "mlp" ? "dense layer" : module == "shared_experts" ? "shared expert"
+                                                                                                     : "MoE layer"));
+            continue;
+        }
+        (module == "mlp" ? dense_act : moe_act) = true;
+        if (module != "moe_act")
+            notes.push_back(fmt::format("--recompute-modules {} is priced as recomputing its activation function "
+                                        "(ffAct) alone: its matmuls' inputs are still counted as kept", module));
+    }
+    if (dense_act || moe_act) {
+        off.push_back("ffAct");
+        const bool has_dense = moe_layers < static_cast<std::ptrdiff_t>(a.moe_layer_pattern.size());
+        if ((has_dense && !dense_act) || (moe_layers > 0 && !moe_act))
+            notes.push_back(fmt::format("the activation function (ffAct) is priced as recomputed in every layer, the "
+                                        "{} layers' too, which the modules named do not recompute",
+                                        dense_act ? "MoE" : "dense"));
+    }
+    static constexpr std::string_view kSwitches[] = {"attBMM", "headCast", "softmax", "dropout",
+                                                     "normOp", "gather",   "ffAct",   "attUp"};
+    for (std::string_view sw : kSwitches)
+        switches.emplace_back(std::string(sw), std::find(off.begin(), off.end(), sw) == off.end());
+}
+
 FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>& notes) {
     const rank::Args& a = parsed.args;
     FitStrategy s;
@@ -111,6 +157,7 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     s.layer.flash_attention = !unfused;
     const std::string granularity = a.recompute_granularity.value_or("");
     s.layer.recompute = granularity == "full" ? "full" : granularity == "selective" ? "selective" : "none";
+    if (granularity == "selective") selective_switches(a, s.layer.switches, notes);
     s.gpus = a.gpus;
     s.pp = a.pipeline_model_parallel_size;
     s.vpp = a.virtual_pipeline_model_parallel_size.value_or(1);

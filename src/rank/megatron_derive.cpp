@@ -335,7 +335,16 @@ void derive(ParsedArgs& out, const Stated& st) {
 
     // Recompute.
     if (st.recompute_activations) a.recompute_granularity = "selective";
+    // TransformerConfig: "--moe-layer-recompute is deprecated. Use --recompute-granularity
+    // selective --recompute-modules moe_layer instead", and it does so, beside the modules
+    // already asked (core_attn by default); with full recompute it raises.
+    if (st.moe_layer_recompute && a.recompute_granularity == "full")
+        fail(out, "--moe-layer-recompute", "--moe-layer-recompute cannot go with --recompute-granularity full");
+    if (st.moe_layer_recompute) a.recompute_granularity = "selective";
     if (a.recompute_granularity == "selective" && a.recompute_modules.empty()) a.recompute_modules = {"core_attn"};
+    if (st.moe_layer_recompute &&
+        std::find(a.recompute_modules.begin(), a.recompute_modules.end(), "moe") == a.recompute_modules.end())
+        a.recompute_modules.push_back("moe");
     if (a.recompute_granularity == "full" && !a.recompute_method)
         fail(out, "--recompute-granularity", "--recompute-granularity full needs --recompute-method (uniform or block)");
     // Selective recompute takes no method and no layer count (validate_args

@@ -224,6 +224,7 @@ std::vector<FlagSpec> make_table() {
         maybe_choice("--megatron-fsdp-grad-comm-dtype", &Args::megatron_fsdp_grad_comm_dtype, {}),
         // activations
         noted("--recompute-activations", &Stated::recompute_activations, Arity::none),
+        noted("--moe-layer-recompute", &Stated::moe_layer_recompute, Arity::none),
         maybe_choice("--recompute-granularity", &Args::recompute_granularity, {"full", "selective"}),
         maybe_choice("--recompute-method", &Args::recompute_method, {"uniform", "block"}),
         maybe_integer("--recompute-num-layers", &Args::recompute_num_layers, 0),
@@ -292,7 +293,7 @@ const std::vector<std::string_view> ignored_names{
     "--loss-scale", "--loss-scale-window", "--lr", "--manual-gc", "--manual-gc-eval", "--manual-gc-interval",
     "--memory-snapshot-path", "--micro-batch-size-per-gpu", "--microbatch-group-size-per-virtual-pipeline-stage",
     "--min-loss-scale", "--min-lr", "--mmap-bin-files", "--mock-data", "--moe-aux-loss-coeff",
-    "--moe-enable-deepep", "--moe-input-jitter-eps", "--moe-layer-recompute", "--moe-per-layer-logging",
+    "--moe-enable-deepep", "--moe-input-jitter-eps", "--moe-per-layer-logging",
     "--moe-permute-fusion", "--moe-router-bias-update-rate", "--moe-router-enable-expert-bias",
     "--moe-router-fusion", "--moe-router-group-topk", "--moe-router-load-balancing-type",
     "--moe-router-num-groups", "--moe-router-pre-softmax", "--moe-router-score-function",

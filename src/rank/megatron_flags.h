@@ -20,6 +20,7 @@ struct Stated {
     std::optional<std::string> moe_layer_freq;
     std::optional<std::int64_t> encoder_seq_length;
     bool recompute_activations = false;
+    bool moe_layer_recompute = false;  // Megatron's old spelling of selective recompute of `moe`
     bool use_rotary_position_embeddings = false;
     bool vocab_file = false;
     bool merge_file = false;

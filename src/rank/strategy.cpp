@@ -47,6 +47,14 @@ std::string describe(const RankStrategy& s) {
     if (s.first_stage_layers) out += fmt::format(" first-stage-layers={}", *s.first_stage_layers);
     if (s.last_stage_layers) out += fmt::format(" last-stage-layers={}", *s.last_stage_layers);
     out += fmt::format(" zero={} {} {}", s.zero, schedule_name(s.schedule_or_default()), optimizer_name(s.optimizer));
+    // What the layers recompute: a fit's answer depends on it most of all.
+    out += fmt::format(" recompute={}", hf::recompute_name(s.layer.recompute));
+    if (s.layer.recompute == hf::Recompute::Selective && !s.layer.switches.empty()) {
+        std::vector<std::string> recomputed;  // named switches (Megatron's modules): the ops they recompute
+        for (const auto& [sw, keep] : s.layer.switches)
+            if (!keep.truthy()) recomputed.push_back(sw);
+        out += ":" + (recomputed.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(recomputed, "+")));
+    }
     if (s.layer.recompute == hf::Recompute::Full && s.recompute_layers)
         out += fmt::format(" recompute-{}={}", s.recompute_method == RecomputeMethod::Uniform ? "uniform" : "block",
                            *s.recompute_layers);

@@ -302,6 +302,53 @@ TEST_CASE("fit: a launch command's FSDP and context-parallel type are priced as 
     CHECK(fit(block0, "8")["peak_bytes"] == fit("", "8")["peak_bytes"]);
 }
 
+TEST_CASE("fit: a launch command's selective recompute recomputes the modules it names", "[fit][cli][megatron]") {
+    const std::string job = "--num-layers 12 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
+                            "--max-position-embeddings 1024 --micro-batch-size 4 --global-batch-size 32 "
+                            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --vocab-size 50304 --bf16";
+    auto fit = [&](const std::string& flags) {
+        const auto r = oprec::testing::run_oprec({"fit", "--megatron-args", job + flags, "--gpus", "8", "--format", "json"});
+        INFO(flags << "\n" << r.err);
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    const auto activations = [](const nlohmann::json& j) { return j["stages"][0]["terms"]["activations_layers"].get<double>(); };
+    const auto none = fit("");
+    CHECK(has(none["strategy"], " recompute=none"));
+    // core_attn unless the modules say otherwise, as --recompute-activations means.
+    const auto core = fit(" --recompute-granularity selective");
+    CHECK(has(core["strategy"], " recompute=selective:attBMM+dropout+headCast+softmax"));
+    CHECK(fit(" --recompute-activations")["stages"] == core["stages"]);
+    CHECK(fit(" --recompute-granularity selective --recompute-modules core_attn")["stages"] == core["stages"]);
+    CHECK(activations(core) < activations(none));
+    // Each module named recomputes its ops (all of them were priced as core_attn).
+    const auto norm = fit(" --recompute-granularity selective --recompute-modules layernorm");
+    CHECK(has(norm["strategy"], " recompute=selective:normOp"));
+    CHECK(activations(norm) < activations(none));
+    CHECK(activations(norm) != activations(core));
+    const auto both = fit(" --recompute-granularity selective --recompute-modules core_attn layernorm");
+    CHECK(activations(both) < activations(core));
+    CHECK(activations(both) < activations(norm));
+    // mlp is its activation function here, said in a note.
+    const auto mlp = fit(" --recompute-granularity selective --recompute-modules mlp");
+    CHECK(has(mlp["strategy"], " recompute=selective:ffAct"));
+    CHECK(activations(mlp) < activations(none));
+    REQUIRE(mlp["notes"].size() == 1);
+    CHECK(has(mlp["notes"][0], "--recompute-modules mlp is priced as recomputing its activation function (ffAct) alone"));
+    // A module the model does not have recomputes nothing, and says so.
+    const auto moe = fit(" --recompute-granularity selective --recompute-modules moe");
+    CHECK(activations(moe) == activations(none));
+    CHECK(has(moe["notes"][0], "--recompute-modules moe: the model has no MoE layer: it recomputes nothing"));
+    // --moe-layer-recompute is Megatron's old spelling of the moe module, beside core_attn.
+    const auto old_spelling = fit(" --num-experts 4 --moe-layer-recompute");
+    CHECK(old_spelling["stages"] == fit(" --num-experts 4 --recompute-granularity selective --recompute-modules core_attn moe")["stages"]);
+    CHECK(has(old_spelling["strategy"], " recompute=selective:attBMM+dropout+ffAct+headCast+softmax"));
+    const auto full = oprec::testing::run_oprec({"fit", "--megatron-args", job + " --moe-layer-recompute --recompute-granularity "
+                                                 "full --recompute-method uniform --recompute-num-layers 1", "--gpus", "8"});
+    CHECK(full.exit_code == 2);
+    CHECK(has(full.err, "--moe-layer-recompute cannot go with --recompute-granularity full"));
+}
+
 TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-batches, are refused", "[fit][cli][errors]") {
     Run r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --schedule interleaved", true);
     CHECK(r.status == 2);
