@@ -246,9 +246,15 @@ Fit RankModel::fit(const RankStrategy& s) const {
     // either alone would be priced as a schedule no framework runs.
     if (s.schedule == Schedule::Interleaved && s.vpp < 2)
         throw FitError("the interleaved schedule needs model chunks: --vpp 2 or more");
-    if (s.vpp > 1 && (s.schedule == Schedule::OneFOneB || s.schedule == Schedule::GPipe))
-        throw FitError(fmt::format("--vpp {} model chunks run only under the interleaved schedule, not {}", s.vpp,
-                                   schedule_name(*s.schedule)));
+    if (s.vpp > 1 && (s.schedule == Schedule::OneFOneB || s.schedule == Schedule::GPipe ||
+                      s.schedule == Schedule::ZeroBubble))
+        throw FitError(fmt::format("--vpp {} model chunks run only under the interleaved schedule and DualPipeV, not {}",
+                                   s.vpp, schedule_name(*s.schedule)));
+    // DualPipeV's V: each rank runs two chunks, one on the way down the
+    // stages and one on the way back (its module is a pair).
+    if (s.schedule == Schedule::DualPipeV && s.vpp != 2)
+        throw FitError(fmt::format("DualPipeV runs two model chunks on each rank, down the stages and back: --vpp 2, "
+                                   "not {}", s.vpp));
 
     const Layout layout = lay_out(model_.stack().size(), s);
     // Megatron-LM runs a group of pp to m micro-batches on each chunk in turn,

@@ -1,6 +1,7 @@
 #include "rank/layout.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,15 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
     }
 }
 
+// Where virtual stage v (the v-th slice of layers in model order) runs: its
+// pipeline stage and chunk there. Interleaved, the chunks go round the
+// stages (v mod pp, v / pp); DualPipeV's V goes down the stages on chunk 0
+// and back up on chunk 1, so stage 0 holds the first slice and the last.
+std::pair<std::int64_t, std::int64_t> place(std::int64_t v, std::int64_t pp, bool v_shape) {
+    if (v_shape && v >= pp) return {2 * pp - 1 - v, 1};
+    return {v % pp, v / pp};
+}
+
 }  // namespace
 
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
@@ -60,6 +70,7 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
     if (!s.virtual_stage_layers.empty() && static_cast<std::int64_t>(s.virtual_stage_layers.size()) != chunks)
         throw FitError(fmt::format("{} virtual stages' layer counts for pp * vpp = {} * {}",
                                    s.virtual_stage_layers.size(), pp, vp));
+    const bool v_shape = s.schedule_or_default() == Schedule::DualPipeV;
     Layout out;
     out.pp = pp;
     out.vp = vp;
@@ -73,7 +84,8 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
             throw FitError(fmt::format("the virtual stages place {} layers; the model has {}", placed, L));
         std::size_t next = 0;
         for (std::int64_t v = 0; v < pp * vp; ++v) {
-            Chunk& c = out.chunk(v % pp, v / pp);
+            const auto [stage, chunk] = place(v, pp, v_shape);
+            Chunk& c = out.chunk(stage, chunk);
             c.first = next;
             c.count = static_cast<std::size_t>(s.virtual_stage_layers[v]);
             next += c.count;
@@ -112,14 +124,14 @@ Layout lay_out(std::size_t layers, const RankStrategy& s) {
             next += c.count;
         }
     } else {
-        // Interleaved: chunk c of stage st holds slice c * pp + st of pp * vp equal slices.
+        // pp * vp equal slices, each where place() puts it.
         const std::int64_t slice = L / (pp * vp);
-        for (std::int64_t st = 0; st < pp; ++st)
-            for (std::int64_t c = 0; c < vp; ++c) {
-                Chunk& chunk = out.chunk(st, c);
-                chunk.first = static_cast<std::size_t>((c * pp + st) * slice);
-                chunk.count = static_cast<std::size_t>(slice);
-            }
+        for (std::int64_t v = 0; v < pp * vp; ++v) {
+            const auto [stage, c] = place(v, pp, v_shape);
+            Chunk& chunk = out.chunk(stage, c);
+            chunk.first = static_cast<std::size_t>(v * slice);
+            chunk.count = static_cast<std::size_t>(slice);
+        }
     }
     for (Chunk& c : out.chunks) mark_recompute(c, s);
     return out;

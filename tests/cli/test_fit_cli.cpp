@@ -349,13 +349,40 @@ TEST_CASE("fit: a launch command's selective recompute recomputes the modules it
     CHECK(has(full.err, "--moe-layer-recompute cannot go with --recompute-granularity full"));
 }
 
+TEST_CASE("fit: DualPipeV's V brings the last layers and the loss back to the first stage", "[fit][cli]") {
+    const auto j = fit_json(kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --vpp 2 --schedule dualpipev");
+    const auto& stages = j["stages"];
+    REQUIRE(stages.size() == 4);
+    // Stage 0 holds the first slice of layers and the last, with the output layer and the loss.
+    CHECK(stages[0]["terms"]["activations_loss"].get<double>() > 0);
+    for (std::size_t st = 1; st < 4; ++st) CHECK(stages[st]["terms"]["activations_loss"] == 0);
+    // The embedding and the output layer (Llama's are untied) both weigh on stage 0; the last stage holds neither.
+    CHECK(stages[0]["terms"]["weights"].get<double>() > stages[1]["terms"]["weights"].get<double>());
+    CHECK(stages[3]["terms"]["weights"] == stages[1]["terms"]["weights"]);
+    // 2pp - 1 - stage micro-batches on the way down and stage + 1 on the way back: 2pp on every stage.
+    for (std::size_t st = 1; st < 4; ++st)
+        CHECK(stages[st]["terms"]["activations_layers"] == stages[0]["terms"]["activations_layers"]);
+    CHECK(j["peak_stage"] == 0);
+    CHECK(has(j["strategy"], " vpp=2 "));
+}
+
 TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-batches, are refused", "[fit][cli][errors]") {
     Run r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --schedule interleaved", true);
     CHECK(r.status == 2);
     CHECK(has(r.out, "the interleaved schedule needs model chunks: --vpp 2 or more"));
     r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --vpp 2 --schedule 1f1b", true);
     CHECK(r.status == 2);
-    CHECK(has(r.out, "--vpp 2 model chunks run only under the interleaved schedule, not 1f1b"));
+    CHECK(has(r.out, "--vpp 2 model chunks run only under the interleaved schedule and DualPipeV, not 1f1b"));
+    // Zero-bubble's chunks are not modelled (--vpp changed nothing there); DualPipeV runs two, the V's arms.
+    r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --vpp 4 --schedule zero-bubble", true);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "--vpp 4 model chunks run only under the interleaved schedule and DualPipeV, not zero-bubble"));
+    for (const char* vpp : {"1", "3"}) {
+        r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --gbs 64 --schedule dualpipev --vpp " + vpp, true);
+        CHECK(r.status == 2);
+        CHECK(has(r.out, std::string("DualPipeV runs two model chunks on each rank, down the stages and back: --vpp 2, "
+                                     "not ") + vpp));
+    }
     // Megatron-LM runs pp micro-batches in a row on each chunk.
     r = run_fit_cli("fit " + kLlama + " --seq 4096 --pp 4 --gpus 4 --vpp 2 --gbs 2", true);
     CHECK(r.status == 2);
