@@ -31,8 +31,10 @@ class LayerError(Error, ValueError):
 
 
 def in_python_words(e: LayerError) -> LayerError:
-    """The engine names options as the command does (--first-stage-layers); say first_stage_layers."""
-    return LayerError(re.sub(r"(?<![\w/.-])--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), str(e)))
+    """The engine names options as the command does (--first-stage-layers); say first_stage_layers,
+    and a switch turned off (--no-sp) as its keyword is (sp=False)."""
+    text = re.sub(r"(?<![\w/.-])--no-([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_") + "=False", str(e))
+    return LayerError(re.sub(r"(?<![\w/.-])--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), text))
 
 
 class PricingError(Error):

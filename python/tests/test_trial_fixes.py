@@ -139,6 +139,12 @@ def test_hf_layer_names_its_options_in_pythons_words() -> None:
     assert str(e.value) == "tp 0: it must be at least 1"
     rows = oprec.sweep(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=[3])
     assert "--" not in rows[0]["error"] and rows[0]["error"].startswith("tp 3:")
+    # A switch the command turns off with --no-sp is the keyword sp=False.
+    with pytest.raises(oprec.LayerError) as e:
+        oprec.hf.layer(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=8, seq=4100)
+    assert str(e.value) == ("sequence parallelism splits the sequence over tp: seq 4100 does not split evenly over "
+                            "tp 8 (sp=False keeps it whole)")
+    assert oprec.hf.layer(ROOT / "examples" / "hf" / "llama-2-7b.json", tp=8, seq=4100, sp=False).layer.total() > 0
 
 
 def test_a_grid_or_batch_error_names_the_point_it_arose_at() -> None:

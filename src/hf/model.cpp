@@ -229,14 +229,6 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
     if (s.seq) positive("seq", *s.seq);
     if (!(s.micro_factor.as_double() > 0))
         throw HfError(fmt::format("--micro-factor {}: it must be above 0", repr(s.micro_factor)));
-    // Megatron-LM splits each sequence evenly over the context-parallel
-    // ranks; a remainder would price a fraction of a token's bytes.
-    if (const std::int64_t seq = s.seq.value_or(default_seq()); seq % s.cp != 0)
-        throw HfError(fmt::format("--seq {} does not split evenly over cp {}{}", seq, s.cp,
-                                  s.seq ? ""
-                                  : config_.has("max_position_embeddings")
-                                      ? fmt::format(" (`max_position_embeddings` in {})", config_.source())
-                                      : std::string(" (the default sequence)")));
     const std::string heads_key =
         config_.key_name(kind.attention == AttentionFlavour::Linear ? "linear_num_value_heads" : "num_attention_heads");
     if (heads % s.tp != 0)
@@ -275,6 +267,19 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
     if (experts > 1 && experts % s.ep != 0)
         throw HfError(fmt::format("--ep {}: does not divide the experts, `{}` = {} in {}", s.ep,
                                   config_.key_name("num_experts"), experts, config_.source()));
+    // Megatron-LM splits each sequence evenly over the context-parallel
+    // ranks; a remainder would price a fraction of a token's bytes.
+    if (const std::int64_t seq = s.seq.value_or(default_seq()); seq % s.cp != 0)
+        throw HfError(fmt::format("--seq {} does not split evenly over cp {}{}", seq, s.cp,
+                                  s.seq ? ""
+                                  : config_.has("max_position_embeddings")
+                                      ? fmt::format(" (`max_position_embeddings` in {})", config_.source())
+                                      : std::string(" (the default sequence)")));
+    // Sequence parallelism splits each CP rank's share of the sequence over tp.
+    if (const std::int64_t seq = s.seq.value_or(default_seq()); s.sp && s.tp > 1 && seq / s.cp % s.tp != 0)
+        throw HfError(fmt::format("sequence parallelism splits the sequence over tp: --seq {}{} does not split evenly "
+                                  "over tp {} (--no-sp keeps it whole)",
+                                  seq, s.cp > 1 ? fmt::format(" over cp {}", s.cp) : "", s.tp));
 }
 
 LayerDoc HfModel::layer_of_kind(const LayerKind& kind, const Strategy& s) const {

@@ -404,6 +404,13 @@ void derive(ParsedArgs& out, const Stated& st) {
                     fail(out, "--moe-layer-freq",
                          fmt::format("--moe-layer-freq gives {} layers, --num-layers {}", pattern.size(),
                                      a.num_layers));
+                // Each entry says whether the layer is MoE (1) or dense (0); Megatron-LM raises
+                // "Invalid layer pattern" for anything else.
+                if (const auto odd = std::find_if(pattern.begin(), pattern.end(), [](int e) { return e != 0 && e != 1; });
+                    odd != pattern.end())
+                    fail(out, "--moe-layer-freq",
+                         fmt::format("--moe-layer-freq's entry {} is {}: each is 1 (a MoE layer) or 0 (a dense one)",
+                                     odd - pattern.begin(), *odd));
                 a.moe_layer_pattern = std::move(pattern);
                 freq = 0;
             } else {

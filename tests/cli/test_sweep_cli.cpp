@@ -190,6 +190,12 @@ TEST_CASE("oprec eval --hf: a missing or impossible key exits 2 naming it", "[cl
           "--seq 100 does not split evenly over cp 3 (`max_position_embeddings` in ");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp 3",
           "--seq 4096 does not split evenly over cp 3 (the default sequence)");
+    // So does sequence parallelism over tp, of each CP rank's share.
+    fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--tp 4 --cp 2 --seq 4100",
+          "sequence parallelism splits the sequence over tp: --seq 4100 over cp 2 does not split evenly over tp 4 "
+          "(--no-sp keeps it whole)");
+    CHECK(oprec("eval --hf " + tmp.write("config.json", "{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})") +
+                " --tp 4 --cp 2 --seq 4100 --no-sp").status == 0);
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--layer 0 --kind decoder", "give one");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--cp-algo spiral", "--cp-algo spiral");
     fails("{" + llama + R"(, "hidden_size": 64, "num_attention_heads": 4})", "--family llama3", "no such profile");

@@ -190,6 +190,9 @@ TEST_CASE("experts: layer pattern, sizes, expert parallel", "[megatron]") {
     CHECK(p.moe_ffn_hidden_size == 256);
     CHECK(detail::eval_pattern("[1,0]*2+3*[1]", "x") == std::vector<int>{1, 0, 1, 0, 1, 1, 1});
     CHECK_THAT(error_of(base + "--moe-layer-freq '[1]*3'"), Catch::Contains("gives 3 layers"));
+    // An entry is 1 (MoE) or 0 (dense); Megatron-LM raises for a 2 (it was taken as MoE).
+    CHECK_THAT(error_of(base + "--moe-layer-freq '[1]*11+[2]'"),
+               Catch::Contains("--moe-layer-freq's entry 11 is 2: each is 1 (a MoE layer) or 0 (a dense one)"));
     CHECK_THAT(error_of(base + "--moe-layer-freq 'import os'"), Catch::Contains("--moe-layer-freq expects"));
     CHECK_THAT(error_of(std::string(gpt_small) + "--num-experts 6 --expert-model-parallel-size 4"),
                Catch::Contains("not divisible by --expert-model-parallel-size"));
