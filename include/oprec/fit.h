@@ -137,8 +137,11 @@ struct MegatronJob {
     std::vector<std::string> unknown;  // flags Megatron-LM does not have (or oprec does not know)
     std::vector<std::string> notes;    // what was assumed
 };
-// Throws LayerError naming the flag and its line:col in `text`.
-MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus = 8);
+// Throws LayerError naming the flag and its line:col in `text`. `gpus`:
+// the job's GPU count; none: the launcher's (torchrun's --nnodes *
+// --nproc-per-node) where the command states one, else 8; a count given that
+// is not the launcher's is taken, with a note.
+MegatronJob megatron_job(std::string_view text, std::string source_name, std::optional<std::int64_t> gpus = {});
 // The job fitted on the records (bound to its model, `source_name` standing
 // for the command in messages), with the parameter count, and the
 // command's notes before the model's. Throws as FitModel and fit do.

@@ -12,7 +12,7 @@ import operator
 import os
 import re
 import warnings
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._oprec import Records, fit_json, fit_megatron_json
 from ._plot import FitResult
@@ -122,7 +122,8 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
         flash_attention: bool = True, recompute: str = "none", recompute_method: str = "uniform",
         recompute_layers: Optional[int] = None, zero: int = 1, schedule: Optional[str] = None,
         optimizer: str = "adam", first_stage_layers: Optional[int] = None,
-        last_stage_layers: Optional[int] = None, untied: Optional[bool] = None, vocab: Optional[int] = None,
+        last_stage_layers: Optional[int] = None, stage_layers: Optional[Sequence[int]] = None,
+        untied: Optional[bool] = None, vocab: Optional[int] = None,
         device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> FitResult:
     """Every byte a rank holds per pipeline stage for the model in ``config`` (a config.json
     path, or its content as a dict) under a strategy: the dict ``oprec fit --format json``
@@ -141,6 +142,13 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     vocab = _int("vocab", vocab, 1, optional=True)
     first_stage_layers = _int("first_stage_layers", first_stage_layers, 1, optional=True)
     last_stage_layers = _int("last_stage_layers", last_stage_layers, 1, optional=True)
+    # Every virtual stage's layers (pp * vpp of them), as a sweep --budget row's stage-layers= states them.
+    if stage_layers is None:
+        layers_each: List[int] = []
+    elif isinstance(stage_layers, (str, bytes)) or not isinstance(stage_layers, Iterable):
+        raise ValueError(f"stage_layers={stage_layers!r}: expected a list of layer counts, one each virtual stage")
+    else:
+        layers_each = [_int("stage_layers", n, 0) for n in stage_layers]
     stage: Optional[int]
     try:
         stage = _int("zero", zero, 0)
@@ -179,7 +187,7 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
                        flash_attention=flash_attention, recompute=recompute, recompute_method=recompute_method,
                        recompute_layers=recompute_layers, zero=zero, schedule=schedule, optimizer=optimizer,
                        first_stage_layers=first_stage_layers, last_stage_layers=last_stage_layers,
-                       untied=untied, vocab=vocab, device_bytes=device)
+                       untied=untied, vocab=vocab, device_bytes=device, stage_layers=layers_each)
     except LayerError as e:
         raise in_python_words(e) from None
     result = FitResult(json.loads(out))
@@ -188,16 +196,21 @@ def fit(config: ConfigLike, *, records: RecordsLike = "calibrated", gpus: int = 
     return result
 
 
-def fit_megatron(text: str, *, gpus: int = 8, records: RecordsLike = "calibrated",
+def fit_megatron(text: str, *, gpus: Optional[int] = None, records: RecordsLike = "calibrated",
                  device_memory: Union[str, int, float] = "80GiB", family: Optional[str] = None) -> FitResult:
     """The fit of a Megatron-LM launch command (the whole command or its flags, shell-quoted,
     as ``oprec fit --megatron-args`` reads a file): the dict ``--format json`` prints.
     Flags oprec does not know are ignored with a warning; a flag Megatron-LM would refuse
     raises :class:`oprec.LayerError` (a ValueError) naming it and its line:col in ``text``.
+    ``gpus``: the job's GPU count; None: the launcher's (``torchrun --nnodes --nproc-per-node``)
+    where the command states one, else 8.
     """
     if not isinstance(text, str):
         raise ValueError(f"text={text!r}: expected a launch command as a string")
-    _int("gpus", gpus, 1)
+    if "--" not in text and os.path.isfile(text):  # a path, where the command's text goes
+        raise ValueError(f"text={text!r} names a file: pass its text, pathlib.Path({text!r}).read_text()")
+    if gpus is not None:
+        _int("gpus", gpus, 1)
     _str("family", family)
     device = device_bytes(device_memory)
     recs = _fit_records(records)

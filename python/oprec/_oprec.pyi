@@ -144,8 +144,8 @@ def fit_json(records: Records, config: str, *, config_text: Optional[str] = None
              recompute_layers: Optional[int] = None, zero: int = 1, schedule: Optional[str] = None,
              optimizer: str = "adam", first_stage_layers: Optional[int] = None,
              last_stage_layers: Optional[int] = None, untied: Optional[bool] = None, vocab: Optional[int] = None,
-             device_bytes: float = 85899345920.0) -> str: ...
-def fit_megatron_json(records: Records, text: str, source_name: str = "<megatron-args>", *, gpus: int = 8,
+             device_bytes: float = 85899345920.0, stage_layers: List[int] = ...) -> str: ...
+def fit_megatron_json(records: Records, text: str, source_name: str = "<megatron-args>", *, gpus: Optional[int] = None,
                       device_bytes: float = 85899345920.0, family: Optional[str] = None) -> Dict[str, Any]: ...
 
 class ObjectPricer:

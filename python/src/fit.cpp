@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -25,7 +26,7 @@ void register_fit(py::module_& m) {
            std::optional<std::int64_t> recompute_layers, int zero, std::optional<std::string> schedule,
            const std::string& optimizer, std::optional<std::int64_t> first_stage_layers,
            std::optional<std::int64_t> last_stage_layers, std::optional<bool> untied,
-           std::optional<std::int64_t> vocab, double device_bytes) {
+           std::optional<std::int64_t> vocab, double device_bytes, std::vector<std::int64_t> stage_layers) {
             FitStrategy s;
             s.layer.tp = tp, s.layer.cp = cp, s.layer.cp_algo = cp_algo, s.layer.sp = sp;
             s.layer.ep = ep, s.layer.etp = etp, s.layer.mbs = mbs, s.layer.seq = seq;
@@ -34,6 +35,7 @@ void register_fit(py::module_& m) {
             s.optimizer = optimizer, s.recompute_method = recompute_method, s.recompute_layers = recompute_layers;
             s.first_stage_layers = first_stage_layers, s.last_stage_layers = last_stage_layers;
             s.untied = untied, s.vocab = vocab, s.device_bytes = device_bytes;
+            s.virtual_stage_layers = std::move(stage_layers);
             py::gil_scoped_release unlocked;
             const FitModel model = config_text ? FitModel(records, *config_text, config, std::move(family))
                                                : FitModel(records, std::filesystem::path(config), std::move(family));
@@ -47,13 +49,13 @@ void register_fit(py::module_& m) {
         "recompute"_a = "none", "recompute_method"_a = "uniform", "recompute_layers"_a = py::none(), "zero"_a = 1,
         "schedule"_a = py::none(), "optimizer"_a = "adam", "first_stage_layers"_a = py::none(),
         "last_stage_layers"_a = py::none(), "untied"_a = py::none(), "vocab"_a = py::none(),
-        "device_bytes"_a = 80.0 * 1024 * 1024 * 1024,
+        "device_bytes"_a = 80.0 * 1024 * 1024 * 1024, "stage_layers"_a = std::vector<std::int64_t>{},
         "The fit of a config.json (a path, or its text as config_text) under a strategy, as one line of "
         "`oprec fit --format json`; use oprec.fit.");
     m.def(
         "fit_megatron_json",
-        [](const Records& records, const std::string& text, const std::string& source_name, std::int64_t gpus,
-           double device_bytes, std::optional<std::string> family) {
+        [](const Records& records, const std::string& text, const std::string& source_name,
+           std::optional<std::int64_t> gpus, double device_bytes, std::optional<std::string> family) {
             MegatronJob job = megatron_job(text, source_name, gpus);
             job.strategy.device_bytes = device_bytes;
             std::string json;
@@ -67,7 +69,7 @@ void register_fit(py::module_& m) {
             out["unknown"] = job.unknown;
             return out;
         },
-        "records"_a, "text"_a, "source_name"_a = "<megatron-args>", py::kw_only(), "gpus"_a = 8,
+        "records"_a, "text"_a, "source_name"_a = "<megatron-args>", py::kw_only(), "gpus"_a = py::none(),
         "device_bytes"_a = 80.0 * 1024 * 1024 * 1024, "family"_a = py::none(),
         "The fit of a Megatron-LM launch command, as a dict: json (`oprec fit --megatron-args --format json`'s "
         "line), ignored, unknown; use oprec.fit_megatron.");

@@ -232,3 +232,31 @@ def test_loaded_records_without_profiles_are_refused_in_pythons_words() -> None:
         oprec.fit(LLAMA, records=oprec.Records("rank_calibrated"))
     loaded = oprec.Records("rank_calibrated", profiles="profiles.rec")
     assert oprec.fit(LLAMA, records=loaded) == oprec.fit(LLAMA, records="calibrated")
+
+
+def test_stage_layers_are_a_sweep_rows_uneven_layers() -> None:
+    # A sweep --budget row of Gemma-2-9B's 42 layers on pp=4 states stage-layers=10,11,11,10:
+    # fit takes it as the command's --stage-layers does.
+    config = ROOT / "examples" / "hf" / "gemma-2-9b.json"
+    row = oprec.fit(config, gpus=8, pp=4, gbs=32, stage_layers=[10, 11, 11, 10])
+    assert " stage-layers=10,11,11,10 " in row["strategy"]
+    assert [s["layers"] for s in row["stages"]] == [10, 11, 11, 10]
+    cli = json.loads(subprocess.run([BINARY, "fit", str(config), "--gpus", "8", "--pp", "4", "--gbs", "32",
+                                     "--stage-layers", "10,11,11,10", "--format", "json"],
+                                    check=False, capture_output=True, text=True).stdout)  # exit 1: does not fit
+    assert row["stages"] == cli["stages"]
+    with pytest.raises(oprec.LayerError, match="the virtual stages place 43 layers; the model has 42"):
+        oprec.fit(config, gpus=8, pp=4, gbs=32, stage_layers=[10, 11, 11, 11])
+    with pytest.raises(ValueError, match="stage_layers='10,11': expected a list of layer counts"):
+        oprec.fit(config, gpus=8, pp=4, stage_layers="10,11")
+
+
+def test_fit_megatron_takes_the_launchers_gpus_unless_told() -> None:
+    text = (ROOT / "examples" / "megatron" / "gpt-tp2-pp2.sh").read_text()
+    two_nodes = text.replace("--nproc_per_node 8", "--nnodes 2 --nproc_per_node 8")
+    assert oprec.fit_megatron(two_nodes)["strategy"].startswith("gpus=16 ")
+    with pytest.warns(UserWarning, match=r"^the launcher runs 16 GPUs; priced on --gpus 8, as asked$"):
+        assert oprec.fit_megatron(two_nodes, gpus=8)["strategy"].startswith("gpus=8 ")
+    # A path where the text goes is said as such (it was "--num-layers is required").
+    with pytest.raises(ValueError, match="names a file: pass its text"):
+        oprec.fit_megatron(str(ROOT / "examples" / "megatron" / "gpt-tp2-pp2.sh"))

@@ -203,13 +203,14 @@ std::vector<std::string> names_of(const std::vector<rank::StatedFlag>& flags) {
 
 }  // namespace
 
-MegatronJob megatron_job(std::string_view text, std::string source_name, std::int64_t gpus) {
+MegatronJob megatron_job(std::string_view text, std::string source_name, std::optional<std::int64_t> gpus) {
     rank::ParsedArgs parsed;
-    if (gpus < 1 || gpus > std::numeric_limits<int>::max())
-        throw LayerError(fmt::format("{}: --gpus {}: expected a whole number from 1 to {}", source_name, gpus,
+    if (gpus && (*gpus < 1 || *gpus > std::numeric_limits<int>::max()))
+        throw LayerError(fmt::format("{}: --gpus {}: expected a whole number from 1 to {}", source_name, *gpus,
                                      std::numeric_limits<int>::max()));
     try {
-        parsed = rank::parse_megatron_args(text, std::move(source_name), static_cast<int>(gpus));
+        parsed = rank::parse_megatron_args(text, std::move(source_name),
+                                           gpus ? std::optional<int>(static_cast<int>(*gpus)) : std::nullopt);
     } catch (const rank::MegatronArgsError& e) {
         throw LayerError(e.what());
     } catch (const rank::ShellError& e) {

@@ -39,6 +39,7 @@ struct FitArgs {
     int zero = 1;
     bool no_sp = false, no_flash = false, untie = false, tie = false;
     bool recompute_detail_given = false;  // --recompute-method or --recompute-layers
+    bool gpus_given = false;              // else a launch command's launcher says, or 8
     std::vector<std::string> strategy_given;  // strategy options stated (a launch command states its own)
 };
 
@@ -156,7 +157,7 @@ int run(const FitArgs& args) {
                 std::cerr << "oprec fit: " << source << ": " << why << '\n';
                 return kCannotRun;
             }
-            MegatronJob job = megatron_job(*text, source, args.gpus);
+            MegatronJob job = megatron_job(*text, source, args.gpus_given ? std::optional(args.gpus) : std::nullopt);
             if (!job.unknown.empty()) {
                 std::string list;
                 for (const std::string& f : job.unknown) list += (list.empty() ? "" : " ") + f;
@@ -202,7 +203,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--megatron-args", args->megatron_args,
                     "A Megatron-LM launch command or its flags, shell-quoted: a file, - (standard input), "
                     "or the text itself in one argument");
-    cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8)")->check(whole_number(1));
+    cmd->add_option("--gpus", args->gpus, "GPUs of the job; dp = gpus / (tp * pp * cp) (default 8; with --megatron-args, its launcher's count)")->check(whole_number(1));
     cmd->add_option("--tp", args->tp, "Tensor-parallel degree (default 1)")->check(whole_number(1));
     cmd->add_option("--pp", args->pp, "Pipeline stages (default 1)")->check(whole_number(1));
     cmd->add_option("--vpp", args->vpp, "Model chunks per stage, interleaved (default 1)")->check(whole_number(1));
@@ -267,6 +268,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
                 o->get_name() != "--help")
                 args->strategy_given.push_back(o->get_name());
         args->recompute_detail_given = cmd->count("--recompute-method") + cmd->count("--recompute-layers") > 0;
+        args->gpus_given = cmd->count("--gpus") > 0;
         exit_code = run(*args);
     });
 }

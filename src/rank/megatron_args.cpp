@@ -63,7 +63,7 @@ std::optional<int> launcher_gpus(const std::vector<std::string>& words) {
 
 class Reader {
 public:
-    Reader(std::string source, int gpus) { out_.source = std::move(source), out_.args.gpus = gpus; }
+    Reader(std::string source, std::optional<int> gpus) : gpus_(gpus) { out_.source = std::move(source); }
 
     ParsedArgs run(std::string_view text) {
         const std::vector<Command> commands = split_commands(text, out_.source);
@@ -110,6 +110,10 @@ public:
             }
         }
         out_.launcher_gpus = launcher_gpus(out_.launcher);
+        out_.args.gpus = gpus_.value_or(out_.launcher_gpus.value_or(8));
+        if (gpus_ && out_.launcher_gpus && *out_.launcher_gpus != *gpus_)
+            out_.notes.push_back(fmt::format("the launcher runs {} GPUs; priced on --gpus {}, as asked",
+                                             *out_.launcher_gpus, *gpus_));
         read_flags(flags);
         detail::derive(out_, stated_);
         return std::move(out_);
@@ -162,14 +166,16 @@ private:
         }
     }
 
+    std::optional<int> gpus_;  // the caller's count, if it gave one
     ParsedArgs out_;
     detail::Stated stated_;
 };
 
 }  // namespace
 
-ParsedArgs parse_megatron_args(std::string_view text, std::string source_name, int gpus) {
-    if (gpus < 1) throw MegatronArgsError(fmt::format("{}: --gpus must be at least 1, got {}", source_name, gpus));
+ParsedArgs parse_megatron_args(std::string_view text, std::string source_name, std::optional<int> gpus) {
+    if (gpus && *gpus < 1)
+        throw MegatronArgsError(fmt::format("{}: --gpus must be at least 1, got {}", source_name, *gpus));
     return Reader(std::move(source_name), gpus).run(text);
 }
 

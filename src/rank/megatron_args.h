@@ -228,7 +228,10 @@ struct ParsedArgs {
 // Reads `text` (a launch command or just its flags; see shell_words.h) for a
 // job on `gpus` GPUs. Throws MegatronArgsError (or ShellError for an
 // unclosed quote) naming `source_name` and the line:col at fault.
-ParsedArgs parse_megatron_args(std::string_view text, std::string source_name, int gpus = 8);
+// `gpus`: the job's GPU count; none: the launcher's (torchrun's
+// --nnodes * --nproc-per-node) where it states one, else 8. A count given
+// that is not the launcher's is taken, with a note.
+ParsedArgs parse_megatron_args(std::string_view text, std::string source_name, std::optional<int> gpus = {});
 
 // The names of the Megatron flags read as ignored (for tests and docs).
 const std::vector<std::string_view>& ignored_megatron_flags();

@@ -302,6 +302,22 @@ TEST_CASE("fit: a launch command's FSDP and context-parallel type are priced as 
     CHECK(fit(block0, "8")["peak_bytes"] == fit("", "8")["peak_bytes"]);
 }
 
+TEST_CASE("fit: a launch command's GPUs are its launcher's unless --gpus says otherwise", "[fit][cli][megatron]") {
+    std::string launch = oprec::testing::read_text(OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh");
+    launch.replace(launch.find("--nproc_per_node 8"), 18, "--nnodes 2 --nproc_per_node 8");
+    const auto two_nodes = oprec::testing::run_oprec({"fit", "--megatron-args", launch});
+    REQUIRE(two_nodes.exit_code == 0);
+    CHECK(has(two_nodes.out, "strategy: gpus=16 "));
+    CHECK(has(two_nodes.out, "dp=4"));
+    CHECK_FALSE(has(two_nodes.out, "note:"));
+    const auto asked = oprec::testing::run_oprec({"fit", "--megatron-args", launch, "--gpus", "8"});
+    CHECK(has(asked.out, "strategy: gpus=8 "));
+    CHECK(has(asked.out, "note: the launcher runs 16 GPUs; priced on --gpus 8, as asked"));
+    // A flags-only command states no launcher: 8, as before.
+    const auto flags = oprec::testing::run_oprec({"fit", "--megatron-args", launch.substr(launch.find("pretrain_gpt.py") + 15)});
+    CHECK(has(flags.out, "strategy: gpus=8 "));
+}
+
 TEST_CASE("fit: a launch command's selective recompute recomputes the modules it names", "[fit][cli][megatron]") {
     const std::string job = "--num-layers 12 --hidden-size 512 --num-attention-heads 8 --seq-length 1024 "
                             "--max-position-embeddings 1024 --micro-batch-size 4 --global-batch-size 32 "
