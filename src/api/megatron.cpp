@@ -192,6 +192,23 @@ FitStrategy strategy_of(const rank::ParsedArgs& parsed, std::vector<std::string>
     if (a.fp8) notes.push_back("fp8 weights and activations are priced in bf16: fp8 is not modelled");
     if (a.fp4) notes.push_back("fp4 weights and activations are priced in bf16: fp4 is not modelled");
     if (a.cpu_offloading_num_layers > 0) notes.push_back("activation offloading is not modelled");
+    // Read, and not priced yet: each said, so the answer is known to be the
+    // plain optimizer's and residual's (an upper bound for the first three).
+    if (a.use_precision_aware_optimizer &&
+        (a.exp_avg_dtype != "fp32" || a.exp_avg_sq_dtype != "fp32" || a.main_params_dtype != "fp32"))
+        notes.push_back(fmt::format("the precision-aware optimizer's dtypes (exp_avg {}, exp_avg_sq {}, main params {}) "
+                                    "are not modelled: its states are priced in fp32",
+                                    a.exp_avg_dtype, a.exp_avg_sq_dtype, a.main_params_dtype));
+    if (a.optimizer_cpu_offload && a.optimizer_offload_fraction > 0)
+        notes.push_back(fmt::format("--optimizer-cpu-offload is not modelled: the optimizer states are priced on the "
+                                    "GPU (Megatron keeps {:g}% of them on the host)",
+                                    100 * std::min(1.0, a.optimizer_offload_fraction)));
+    if (a.num_distributed_optimizer_instances > 1)
+        notes.push_back(fmt::format("--num-distributed-optimizer-instances {} is not modelled: the states are priced "
+                                    "sharded over all of dp, not dp / {}",
+                                    a.num_distributed_optimizer_instances, a.num_distributed_optimizer_instances));
+    if (a.fp32_residual_connection)
+        notes.push_back("--fp32-residual-connection is not modelled: the residual stream is priced in the compute dtype");
     return s;
 }
 

@@ -156,6 +156,7 @@ struct Args {
     std::string exp_avg_sq_dtype = "fp32";     // --exp-avg-sq-dtype
     bool optimizer_cpu_offload = false;        // --optimizer-cpu-offload
     double optimizer_offload_fraction = 1.0;   // --optimizer-offload-fraction
+    std::int64_t num_distributed_optimizer_instances = 1;  // --num-distributed-optimizer-instances
     bool overlap_grad_reduce = false;          // --overlap-grad-reduce
     bool overlap_param_gather = false;         // --overlap-param-gather
     bool align_param_gather = false;           // --align-param-gather (interleaved only)

@@ -209,6 +209,7 @@ std::vector<FlagSpec> make_table() {
         choice("--exp-avg-sq-dtype", &Args::exp_avg_sq_dtype, dtypes),
         on_off("--optimizer-cpu-offload", &Args::optimizer_cpu_offload),
         real("--optimizer-offload-fraction", &Args::optimizer_offload_fraction),
+        integer("--num-distributed-optimizer-instances", &Args::num_distributed_optimizer_instances),
         on_off("--overlap-grad-reduce", &Args::overlap_grad_reduce),
         on_off("--overlap-param-gather", &Args::overlap_param_gather),
         on_off("--align-param-gather", &Args::align_param_gather),
@@ -325,7 +326,7 @@ const std::vector<std::string_view> ignored_names{
     "--disable-tp-comm-overlap-rs", "--tp-comm-overlap-rs-dgrad", "--disable-tp-comm-bulk-dgrad",
     "--disable-tp-comm-bulk-wgrad", "--high-priority-stream-groups", "--hierarchical-context-parallel-sizes",
     "--nccl-communicator-config-path", "--use-sharp", "--sharp-enabled-group",
-    "--use-ring-exchange-p2p", "--num-distributed-optimizer-instances", "--no-align-grad-reduce",
+    "--use-ring-exchange-p2p", "--no-align-grad-reduce",
     "--ddp-pad-buckets-for-high-nccl-busbw", "--check-for-nan-in-grad", "--gradient-reduce-div-fusion",
     "--log-interval", "--logging-level", "--eval-interval", "--eval-iters", "--warmup", "--onnx-safe",
 };

@@ -302,6 +302,35 @@ TEST_CASE("fit: a launch command's FSDP and context-parallel type are priced as 
     CHECK(fit(block0, "8")["peak_bytes"] == fit("", "8")["peak_bytes"]);
 }
 
+TEST_CASE("fit: a launch command's optimizer and residual flags not modelled are said, not dropped", "[fit][cli][megatron]") {
+    std::string launch = oprec::testing::read_text(OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh");
+    launch.erase(launch.find_last_not_of('\n') + 1);
+    const auto plain = oprec::testing::run_oprec({"fit", "--megatron-args", launch, "--format", "json"});
+    for (const auto& [flags, said] : std::vector<std::pair<std::string, std::string>>{
+             {" --use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16",
+              "the precision-aware optimizer's dtypes (exp_avg bf16, exp_avg_sq bf16, main params fp32) are not "
+              "modelled: its states are priced in fp32"},
+             {" --optimizer-cpu-offload --optimizer-offload-fraction 0.5",
+              "--optimizer-cpu-offload is not modelled: the optimizer states are priced on the GPU (Megatron keeps "
+              "50% of them on the host)"},
+             {" --num-distributed-optimizer-instances 2",
+              "--num-distributed-optimizer-instances 2 is not modelled: the states are priced sharded over all of dp, "
+              "not dp / 2"},
+             {" --fp32-residual-connection",
+              "--fp32-residual-connection is not modelled: the residual stream is priced in the compute dtype"}}) {
+        const auto r = oprec::testing::run_oprec({"fit", "--megatron-args", launch + flags, "--format", "json"});
+        INFO(flags << "\n" << r.err);
+        REQUIRE(r.exit_code == 0);
+        const auto j = nlohmann::json::parse(r.out);
+        REQUIRE(j.contains("notes"));
+        CHECK(j["notes"] == nlohmann::json::array({said}));
+        CHECK(j["stages"] == nlohmann::json::parse(plain.out)["stages"]);  // priced as without them, and said
+    }
+    // The precision-aware optimizer at its fp32 defaults is what is priced: nothing to say.
+    CHECK_FALSE(nlohmann::json::parse(oprec::testing::run_oprec({"fit", "--megatron-args", launch +
+        " --use-precision-aware-optimizer", "--format", "json"}).out).contains("notes"));
+}
+
 TEST_CASE("fit: a launch command's GPUs are its launcher's unless --gpus says otherwise", "[fit][cli][megatron]") {
     std::string launch = oprec::testing::read_text(OPREC_TEST_DATA "/../examples/megatron/gpt-tp2-pp2.sh");
     launch.replace(launch.find("--nproc_per_node 8"), 18, "--nnodes 2 --nproc_per_node 8");
