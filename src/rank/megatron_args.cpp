@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "rank/megatron_flags.h"
 #include "rank/megatron_derive.h"
@@ -71,13 +72,19 @@ public:
         // one, every command's words are flags (a flags-only file).
         const Command* main = nullptr;
         std::size_t script = 0;
+        std::vector<std::string> scripts;  // every command's script, where it is
         for (const Command& c : commands) {
             for (std::size_t i = 0; i < c.size(); ++i)
                 if (ends_with(c[i].text, ".py") && !is_flag(c[i].text)) {
                     main = &c, script = i;
+                    scripts.push_back(fmt::format("{} at {}", c[i].text, at(c[i])));
                     break;
                 }
         }
+        // Several (a data step before the training, two runs): the last is the one read.
+        if (scripts.size() > 1)
+            out_.notes.push_back(fmt::format("{} commands run a script ({}): the last one's flags are read",
+                                             scripts.size(), fmt::format("{}", fmt::join(scripts, ", "))));
         std::vector<Word> flags;
         for (const Command& c : commands) {
             std::size_t i = 0;

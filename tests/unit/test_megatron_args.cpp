@@ -2,6 +2,7 @@
 // Megatron's defaults and derived defaults (arguments.py validate_args),
 // the pipeline split, errors that name the flag and its line:col, and every
 // measured case's flags (tests/fit/megatron_cases.json) read without error.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -251,10 +252,26 @@ TEST_CASE("a launch command: env, launcher, script, redirection", "[megatron]") 
     CHECK(p.env.at("NCCL_DEBUG") == "WARN");
     CHECK(p.env.at("CUDA_DEVICE_MAX_CONNECTIONS") == "1");
     CHECK(p.launcher_gpus == 8);
+    CHECK(p.args.gpus == 8);  // the launcher's count, none given
     CHECK(p.args.num_layers == 4);
     CHECK(p.args.hidden_size == 256);
     CHECK(p.args.bf16);
     CHECK(p.unknown.empty());
+    const auto script_note = [](const ParsedArgs& parsed) {
+        const auto n = std::find_if(parsed.notes.begin(), parsed.notes.end(),
+                                    [](const std::string& note) { return note.find("run a script") != std::string::npos; });
+        return n == parsed.notes.end() ? std::string() : *n;
+    };
+    CHECK(script_note(p).empty());
+    // A data step's script before the training's: the last is read, and said.
+    const ParsedArgs two = parse_megatron_args(
+        "python tools/preprocess_data.py --input a.json --workers 2\n"
+        "torchrun --nproc_per_node=4 pretrain_gpt.py --num-layers 4 --hidden-size 256 --num-attention-heads 4 "
+        "--seq-length 128 --max-position-embeddings 128 --micro-batch-size 2\n",
+        "two.sh", 4);
+    CHECK(two.args.num_layers == 4);
+    CHECK(script_note(two) == "2 commands run a script (tools/preprocess_data.py at two.sh:1:8, pretrain_gpt.py at "
+                          "two.sh:2:29): the last one's flags are read");
 }
 
 TEST_CASE("bad and missing values name the flag and its line:col", "[megatron]") {
