@@ -195,7 +195,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
                     "Activation memory for all layers, e.g. 40GiB: the Pareto table shows the settings that fit")
         ->check(not_empty());
     auto list = [&](const char* name, std::vector<std::string>& into, const char* help) {
-        cmd->add_option(name, into, help)->delimiter(',');
+        cmd->add_option(name, into, help);  // split at commas by the reader (list_items)
     };
     list("--pp", args->pp, "With --budget: pipeline stages (a list: 1,2,4)");
     list("--vpp", args->vpp, "With --budget: model chunks per stage (a list)");

@@ -37,4 +37,20 @@ CLI::Validator not_empty() {
                           "TEXT");
 }
 
+std::vector<std::string> list_items(const std::vector<std::string>& texts, std::string_view option) {
+    std::vector<std::string> out;
+    for (const std::string& text : texts) {
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t comma = text.find(',', start);
+            std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (item.empty()) throw std::invalid_argument(fmt::format("--{} {}: an empty value", option, text));
+            out.push_back(std::move(item));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return out;
+}
+
 }  // namespace oprec::cli

@@ -16,6 +16,12 @@ namespace oprec::cli {
 // least 1" (or "... is beyond 64 bits"). `option` without its dashes.
 std::int64_t parse_whole(const std::string& text, std::string_view option, std::int64_t least);
 
+// A list option's items, each text split at its commas: "1,2" and
+// repeated options alike. An empty item ("1,,2", "") is refused:
+// std::invalid_argument "--OPTION TEXT: an empty value" (CLI11's own split
+// dropped it without a word). `option` without its dashes.
+std::vector<std::string> list_items(const std::vector<std::string>& texts, std::string_view option);
+
 // A list option's values, each once, in the order first given: `--tp 1,1,2`
 // once swept tp=1 twice, the same rows in the table twice.
 template <class T, class Same>

@@ -17,15 +17,12 @@ namespace oprec::cli {
 
 namespace {
 
-// "1,2,4" and repeated options alike: CLI11 splits at commas; empty pieces are errors.
+// "1,2,4" and repeated options alike (list_items); empty pieces are errors.
 template <class T, class Parse>
 std::vector<T> values(const std::vector<std::string>& texts, const char* option, std::vector<T> fallback, Parse parse) {
     if (texts.empty()) return fallback;
     std::vector<T> out;
-    for (const std::string& t : texts) {
-        if (t.empty()) throw std::invalid_argument(fmt::format("--{}: an empty value", option));
-        out.push_back(parse(t));
-    }
+    for (const std::string& t : list_items(texts, option)) out.push_back(parse(t));
     // 1 and 1.0 price alike but are not one value: kept apart by their type.
     if constexpr (std::is_same_v<T, Number>)
         drop_repeats(out, [](const Number& a, const Number& b) { return a.kind == b.kind && a.repr() == b.repr(); });
@@ -47,9 +44,8 @@ std::vector<bool> both_ways(bool on, bool off, bool fallback) {
 void add_strategy_options(CLI::App& cmd, StrategyOptions& o, bool lists) {
     auto list = [&](const char* name, std::vector<std::string>& into, const std::string& help,
                     const char* example = "1,2,4") {
-        CLI::Option* opt = cmd.add_option(name, into, help + (lists ? fmt::format(" (a list: {})", example) : ""));
-        opt->delimiter(',');
-        return opt;
+        // Split at commas by values(), which refuses an empty item CLI11's split would drop.
+        return cmd.add_option(name, into, help + (lists ? fmt::format(" (a list: {})", example) : ""));
     };
     list("--tp", o.tp, "Tensor-parallel degree (default 1)");
     list("--cp", o.cp, "Context-parallel degree (default 1)");

@@ -40,7 +40,7 @@ std::vector<std::int64_t> wholes(const std::vector<std::string>& texts, const ch
                                  std::int64_t least) {
     if (texts.empty()) return {fallback};
     std::vector<std::int64_t> out;
-    for (const std::string& t : texts) out.push_back(parse_whole(t, option, least));
+    for (const std::string& t : list_items(texts, option)) out.push_back(parse_whole(t, option, least));
     drop_repeats(out);
     return out;
 }
@@ -171,12 +171,13 @@ int run_fit_sweep(const FitSweepArgs& args) {
     std::optional<FitModel> model;
     std::vector<HfStrategy> layers;
     std::vector<std::int64_t> pps, vpps, zeros;
-    std::vector<std::string> schedules = args.schedule.empty() ? std::vector<std::string>{""} : args.schedule;
-    drop_repeats(schedules);
+    std::vector<std::string> schedules{""};  // "": the default of each row's vpp
     std::int64_t gpus = 0;
     std::optional<std::int64_t> gbs;
     try {
         const StrategyGrid grid = parse_grid(args.strategy);
+        if (!args.schedule.empty()) schedules = list_items(args.schedule, "schedule");
+        drop_repeats(schedules);
         pps = wholes(args.pp, "pp", 1, 1);
         vpps = wholes(args.vpp, "vpp", 1, 1);
         zeros = wholes(args.zero, "zero", 1, 0);
@@ -192,8 +193,8 @@ int run_fit_sweep(const FitSweepArgs& args) {
         layers = grid.strategies();
         for (std::int64_t z : zeros)
             if (z > 3) throw std::invalid_argument(fmt::format("--zero {}: a ZeRO stage is 0, 1, 2 or 3", z));
-        for (const std::string& name : args.schedule)
-            if (std::find(std::begin(kSchedules), std::end(kSchedules), name) == std::end(kSchedules))
+        for (const std::string& name : schedules)
+            if (!name.empty() && std::find(std::begin(kSchedules), std::end(kSchedules), name) == std::end(kSchedules))
                 throw std::invalid_argument(
                     fmt::format("--schedule {}: expected 1f1b, interleaved, gpipe, dualpipev or zero-bubble", name));
         gpus = parse_whole(args.gpus.empty() ? "8" : args.gpus, "gpus", 1);

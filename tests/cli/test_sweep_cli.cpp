@@ -234,6 +234,24 @@ TEST_CASE("oprec sweep --format csv: a row per strategy and setting", "[cli][swe
     CHECK(rule_found);
 }
 
+TEST_CASE("oprec sweep: an empty item of a list is refused, not dropped", "[cli][sweep][errors]") {
+    const std::string llama = "sweep " + kExamples + "llama-2-7b.json --seq 4096 ";
+    // CLI11's split dropped it: `--tp 1,,2` swept 1 and 2 as if the slip were not there.
+    for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
+             {"--tp 1,,2", "oprec sweep: --tp 1,,2: an empty value\n"},
+             {"--cp 2,", "oprec sweep: --cp 2,: an empty value\n"},
+             {"--cp-algo ,ring", "oprec sweep: --cp-algo ,ring: an empty value\n"},
+             {"--pp 1,,2 --budget 80GiB", "oprec sweep: --pp 1,,2: an empty value\n"},
+             {"--schedule 1f1b,,gpipe --budget 80GiB", "oprec sweep: --schedule 1f1b,,gpipe: an empty value\n"}}) {
+        const Run r = oprec(llama + args, true);
+        INFO(args);
+        CHECK(r.status == 2);
+        CHECK(r.out == said);
+    }
+    // Commas and repeated options alike still make a list.
+    CHECK(oprec(llama + "--tp 1,2 --format json").out == oprec(llama + "--tp 1 --tp 2 --format json").out);
+}
+
 TEST_CASE("oprec sweep: strategies the model cannot take are counted apart from those priced", "[cli][sweep]") {
     const std::string llama = "sweep " + kExamples + "llama-2-7b.json --seq 4096 --tp 1,3,5";
     const Run json_run = oprec(llama + " --format json");
