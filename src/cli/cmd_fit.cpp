@@ -185,6 +185,10 @@ int run(const FitArgs& args) {
         return result.fits ? kOk : kProblems;  // (a failed write: main says so, as for every command)
     } catch (const PricingError& e) {  // the records cannot price this job (an overflow): no answer
         std::cerr << "oprec fit: " << e.what() << '\n';
+        // The place is the records' formula; the cause is the job's sizes.
+        if (e.kind() == PricingError::Kind::Overflow)
+            std::cerr << "note: the job's sizes (its sequence, widths, batch or vocabulary) pass the 64-bit "
+                         "integers the records compute in\n";
         return kCannotRun;
     } catch (const std::exception& e) {  // LayerError, unreadable files
         std::cerr << "oprec fit: " << e.what() << '\n';

@@ -143,6 +143,9 @@ TEST_CASE("fit: sizes past 64 bits or the model, and options that do not go toge
         {"--pp 2 --vpp 9223372036854775807", "32 layers cannot fill pp * vpp = 2 * 9223372036854775807 model chunks"},
         {"--cp 3 --gpus 3", "--seq 4096 does not split evenly over cp 3"},
         {"--seq 9223372036854775807", "integer overflow"},
+        // The place is the records' formula; a note says the cause is the job's.
+        {"--seq 9223372036854775807", "note: the job's sizes (its sequence, widths, batch or vocabulary) pass the "
+                                      "64-bit integers the records compute in"},
         {"--pp 2 --first-stage-layers 0", "--first-stage-layers: expected a whole number, at least 1"},
         {"--vpp 2", "--vpp 2 interleaves model chunks over pipeline stages: it needs --pp 2 or more"},
         {"--recompute-layers 3", "--recompute-method and --recompute-layers go with --recompute full"},
