@@ -70,6 +70,18 @@ Formatted format_source(std::string source, std::string name, const FormatOption
                                    "the file is left as it is", {}, {}});
         return out;
     }
+    // The file's own line ending, as its first line has it: a Windows file
+    // stays CRLF (an editor would otherwise show every line changed).
+    const std::string& original = out.sources.file(id).text();
+    if (const auto nl = original.find('\n'); nl != std::string::npos && nl > 0 && original[nl - 1] == '\r') {
+        std::string crlf;
+        crlf.reserve(text.size() + text.size() / 16);
+        for (char c : text) {
+            if (c == '\n') crlf += '\r';
+            crlf += c;
+        }
+        text = std::move(crlf);
+    }
     out.text = std::move(text);
     return out;
 }

@@ -142,6 +142,17 @@ std::string scrambled(const std::string& text, unsigned seed) {
 
 }  // namespace
 
+TEST_CASE("fmt keeps a file's line ending: CRLF stays CRLF", "[fmt]") {
+    // It wrote LF, so a Windows file formatted in an editor showed every line changed.
+    const std::string lf = fmt("# the query\nslot  qkv in attention {\n  attMM =  2*h  # kept\n}\n");
+    REQUIRE(lf.find('\r') == std::string::npos);
+    std::string crlf;
+    for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    CHECK(fmt("# the query\r\nslot  qkv in attention {\r\n  attMM =  2*h  # kept\r\n}\r\n") == crlf);
+    CHECK(fmt(crlf) == crlf);  // and formatted, it is left as it is
+    CHECK(fmt(lf) == lf);
+}
+
 TEST_CASE("the shipped records and stdlib are formatted", "[fmt]") {
     const auto files = shipped_files();
     CHECK(files.size() >= 8);
