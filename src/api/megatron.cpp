@@ -82,11 +82,16 @@ std::optional<std::int64_t> stated_count(const rank::ParsedArgs& parsed, std::st
 
 // Megatron's selective recompute recomputes the modules --recompute-modules
 // names (core_attn unless it says otherwise) and keeps the rest: each
-// module as the op switches of the records that are its saves, every other
-// switch kept (not HyperParallel's rule, which keeps attBMM alone). A
-// switch holds for every layer alike, so a module of one kind of layer
-// (mlp: the dense ones; moe, moe_act, shared_experts: the MoE ones) is
-// priced on all where the model has both kinds, with a note.
+// module as the records' op switches whose saves it frees (calibrated.rec
+// says what each op keeps), every other switch kept (not HyperParallel's
+// rule, which keeps attBMM alone). The checkpoint keeps a module's inputs:
+// core_attn frees the softmax and the probabilities AV reads (softmax,
+// with their dropout mask, and headCast), not the queries (attBMM) nor the
+// hidden-size dropout masks (dropout); layernorm frees the norms' outputs,
+// the next matmuls' inputs, which have no switch. A switch holds for every
+// layer alike, so a module of one kind of layer (mlp: the dense ones; moe,
+// moe_act, shared_experts: the MoE ones) is priced on all where the model
+// has both kinds, with a note.
 void selective_switches(const rank::Args& a, Named<bool>& switches, std::vector<std::string>& notes) {
     const auto moe_layers = std::count(a.moe_layer_pattern.begin(), a.moe_layer_pattern.end(), 1);
     const bool all_moe = moe_layers > 0 && moe_layers == static_cast<std::ptrdiff_t>(a.moe_layer_pattern.size());
@@ -94,8 +99,10 @@ void selective_switches(const rank::Args& a, Named<bool>& switches, std::vector<
     std::vector<std::string_view> off;
     bool dense_act = false, moe_act = false;  // whose activation functions the modules recompute
     for (const std::string& module : a.recompute_modules) {
-        if (module == "core_attn") off.insert(off.end(), {"attBMM", "softmax", "dropout", "headCast"});
-        if (module == "layernorm") off.push_back("normOp");
+        if (module == "core_attn") off.insert(off.end(), {"softmax", "headCast"});
+        if (module == "layernorm")
+            notes.push_back("--recompute-modules layernorm frees the norms' outputs, the next matmuls' inputs, which "
+                            "the records count as kept: priced as recomputing nothing");
         if (module == "mla_up_proj") off.push_back("attUp");
         if (module != "mlp" && module != "moe" && module != "moe_act" && module != "shared_experts") continue;
         // The layers the module is in: the dense ones for mlp, the MoE ones (with shared experts) else.

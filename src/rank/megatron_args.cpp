@@ -44,9 +44,11 @@ std::optional<int> small_number(const std::string& s) {
     return v;
 }
 
-// nproc_per_node * nnodes from torchrun's flags, where both are numbers.
-std::optional<int> launcher_gpus(const std::vector<std::string>& words) {
+// nproc_per_node * nnodes from torchrun's flags, where both are numbers
+// (and the product an int); `stated`: whether the launcher names either.
+std::optional<int> launcher_gpus(const std::vector<std::string>& words, bool& stated) {
     std::optional<int> per_node, nodes = 1;
+    stated = false;
     for (std::size_t i = 0; i < words.size(); ++i) {
         std::string name = words[i], value;
         if (auto eq = name.find('='); eq != std::string::npos) {
@@ -55,11 +57,12 @@ std::optional<int> launcher_gpus(const std::vector<std::string>& words) {
         } else if (i + 1 < words.size()) {
             value = words[i + 1];
         }
-        if (name == "--nproc_per_node" || name == "--nproc-per-node") per_node = small_number(value);
-        if (name == "--nnodes") nodes = small_number(value);
+        if (name == "--nproc_per_node" || name == "--nproc-per-node") per_node = small_number(value), stated = true;
+        if (name == "--nnodes") nodes = small_number(value), stated = true;
     }
-    if (!per_node || !nodes) return std::nullopt;
-    return *per_node * *nodes;
+    int gpus = 0;
+    if (!per_node || !nodes || __builtin_mul_overflow(*per_node, *nodes, &gpus)) return std::nullopt;
+    return gpus;
 }
 
 class Reader {
@@ -116,8 +119,12 @@ public:
                 flags.insert(flags.end(), c.begin() + static_cast<std::ptrdiff_t>(first), c.end());
             }
         }
-        out_.launcher_gpus = launcher_gpus(out_.launcher);
+        bool launcher_counts = false;  // the launcher names a count, a number or not
+        out_.launcher_gpus = launcher_gpus(out_.launcher, launcher_counts);
         out_.args.gpus = gpus_.value_or(out_.launcher_gpus.value_or(8));
+        if (!gpus_ && !out_.launcher_gpus && launcher_counts)  // $GPUS_PER_NODE, `--nnodes 2:4`
+            out_.notes.push_back("the launcher's GPU count is not one oprec can read (a variable, a range, or past "
+                                 "2^31): priced on 8 GPUs (--gpus gives the count)");
         if (gpus_ && out_.launcher_gpus && *out_.launcher_gpus != *gpus_)
             out_.notes.push_back(fmt::format("the launcher runs {} GPUs; priced on --gpus {}, as asked",
                                              *out_.launcher_gpus, *gpus_));

@@ -345,6 +345,15 @@ void derive(ParsedArgs& out, const Stated& st) {
     if (st.moe_layer_recompute &&
         std::find(a.recompute_modules.begin(), a.recompute_modules.end(), "moe") == a.recompute_modules.end())
         a.recompute_modules.push_back("moe");
+    // TransformerConfig raises for these two.
+    const auto recomputes = [&](std::string_view m) {
+        return a.recompute_granularity == "selective" &&
+               std::find(a.recompute_modules.begin(), a.recompute_modules.end(), m) != a.recompute_modules.end();
+    };
+    if (recomputes("moe_act") && !a.moe_grouped_gemm)
+        fail(out, "--recompute-modules", "moe_act in --recompute-modules needs --moe-grouped-gemm");
+    if (recomputes("mla_up_proj") && !a.multi_latent_attention)
+        fail(out, "--recompute-modules", "mla_up_proj in --recompute-modules needs --multi-latent-attention");
     if (a.recompute_granularity == "full" && !a.recompute_method)
         fail(out, "--recompute-granularity", "--recompute-granularity full needs --recompute-method (uniform or block)");
     // Selective recompute takes no method and no layer count (validate_args
