@@ -330,8 +330,10 @@ Fit RankModel::fit(const RankStrategy& s) const {
     settled.gbs = gbs;
     settled.virtual_stage_layers.clear();
     if (!s.first_stage_layers && !s.last_stage_layers)
-        for (std::int64_t v = 0; v < layout.pp * layout.vp; ++v)
-            settled.virtual_stage_layers.push_back(static_cast<std::int64_t>(layout.chunk(v % layout.pp, v / layout.pp).count));
+        for (std::int64_t v = 0; v < layout.pp * layout.vp; ++v) {  // in model order, as --stage-layers takes them
+            const auto [stage, chunk] = place(v, layout.pp, s.schedule_or_default() == Schedule::DualPipeV);
+            settled.virtual_stage_layers.push_back(static_cast<std::int64_t>(layout.chunk(stage, chunk).count));
+        }
     out.strategy = describe(settled);
     out.dp = dp;
     out.micro_batches = m;

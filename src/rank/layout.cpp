@@ -35,16 +35,12 @@ void mark_recompute(Chunk& c, const RankStrategy& s) {
     }
 }
 
-// Where virtual stage v (the v-th slice of layers in model order) runs: its
-// pipeline stage and chunk there. Interleaved, the chunks go round the
-// stages (v mod pp, v / pp); DualPipeV's V goes down the stages on chunk 0
-// and back up on chunk 1, so stage 0 holds the first slice and the last.
+}  // namespace
+
 std::pair<std::int64_t, std::int64_t> place(std::int64_t v, std::int64_t pp, bool v_shape) {
     if (v_shape && v >= pp) return {2 * pp - 1 - v, 1};
     return {v % pp, v / pp};
 }
-
-}  // namespace
 
 Layout lay_out(std::size_t layers, const RankStrategy& s) {
     const auto L = static_cast<std::int64_t>(layers);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "rank/strategy.h"
@@ -39,5 +40,12 @@ struct Layout {
 };
 
 Layout lay_out(std::size_t layers, const RankStrategy& s);
+
+// Where virtual stage v (the v-th slice of layers in model order) runs: its
+// pipeline stage and its chunk there. Interleaved, the chunks go round the
+// stages (v mod pp, v / pp); DualPipeV's V (`v_shape`) goes down the stages
+// on chunk 0 and back up on chunk 1, so stage 0 holds the first slice and
+// the last.
+std::pair<std::int64_t, std::int64_t> place(std::int64_t v, std::int64_t pp, bool v_shape);
 
 }  // namespace oprec::rank

@@ -439,6 +439,27 @@ TEST_CASE("fit: DualPipeV's V brings the last layers and the loss back to the fi
         CHECK(stages[st]["terms"]["activations_layers"] == stages[0]["terms"]["activations_layers"]);
     CHECK(j["peak_stage"] == 0);
     CHECK(has(j["strategy"], " vpp=2 "));
+    // Stated layers are in model order: the V's first arm, then the way back; the settled line says them so,
+    // and gives the same fit again (it once listed them round the stages, and moved a layer).
+    const auto stated = fit_json(kLlama + " --seq 4096 --pp 2 --gpus 2 --gbs 64 --vpp 2 --schedule dualpipev "
+                                          "--stage-layers 7,8,8,9");
+    CHECK(has(stated["strategy"], " stage-layers=7,8,8,9 "));
+    CHECK(stated["stages"][0]["layers"] == 16);  // 7 down and 9 back
+    CHECK(stated["stages"][1]["layers"] == 16);
+    // Tied embeddings: the V brings the output layer to the embedding's stage, one table for both.
+    nlohmann::json config = nlohmann::json::parse(oprec::testing::read_text(kLlama));
+    config["tie_word_embeddings"] = true;
+    oprec::testing::TempDir dir;
+    const std::string tied = dir.write("tied.json", config.dump()).string();
+    const auto weights = [](const nlohmann::json& r) {
+        double sum = 0;
+        for (const auto& st : r["stages"]) sum += st["terms"]["weights"].get<double>();
+        return sum;
+    };
+    const double one_stage = weights(fit_json(tied + " --seq 4096 --gpus 1 --zero 0"));
+    CHECK(weights(fit_json(tied + " --seq 4096 --pp 2 --gpus 2 --gbs 64 --zero 0 --vpp 2 --schedule dualpipev")) ==
+          one_stage);
+    CHECK(weights(fit_json(tied + " --seq 4096 --pp 2 --gpus 2 --gbs 64 --zero 0")) > one_stage);  // 1F1B: a copy
 }
 
 TEST_CASE("fit: schedules and chunks that do not go together, and too few micro-batches, are refused", "[fit][cli][errors]") {
