@@ -287,9 +287,9 @@ done:
     } else {
         const std::string head = fmt::format(
             "{}: {}; {} strategies on {} GPUs against {:.2f} GiB a GPU in {:.2f} s: {} fit, {} do not fit even "
-            "fully recomputed, {} cannot run (sizes that do not divide)\n\n",
+            "fully recomputed, {} cannot run{}\n\n",
             args.config, records->source(), tried, gpus, args.budget / (1024.0 * 1024 * 1024), seconds, fits.size(),
-            too_big, skipped);
+            too_big, skipped, skipped == 0 ? "" : " (the first: " + first_refusal + ")");
         std::cout << table(fits, head, 20);
         // With no batch stated a pipeline holds fewer micro-batches than a
         // real job's: said, since the peaks then read low.

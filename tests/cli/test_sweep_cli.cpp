@@ -397,7 +397,7 @@ TEST_CASE("oprec sweep --budget: an error of the records is said, not counted as
     const Run r = oprec("sweep " + kExamples + "llama-2-7b.json --tp 1,2,4 --budget 80GiB --no-progress --records " +
                         records, true);
     CHECK(r.status == 1);
-    CHECK(has(r.out, "0 cannot run (sizes that do not divide)"));
+    CHECK(has(r.out, "0 cannot run\n"));
     CHECK(has(r.out, "oprec sweep: 1 strategy could not be priced by the records; the first: "));
     CHECK(has(r.out, "mine.rec:"));
     CHECK(has(r.out, "in term `extra` (stage 0, chunk 0): division by zero"));
