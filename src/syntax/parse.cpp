@@ -422,7 +422,27 @@ bool parse_declarations(RecParser& parser, antlr4::TokenStream& tokens, AstBuild
 
 }  // namespace
 
+namespace {
+
+// A byte that is not UTF-8 is said (E0002) and lexed as `?`, which the
+// parser then finds unexpected at the same place: one error, not two.
+void drop_bad_byte_echo(std::vector<Diagnostic>& diags, std::size_t from) {
+    const auto bad = std::find_if(diags.begin() + static_cast<std::ptrdiff_t>(from), diags.end(),
+                                  [](const Diagnostic& d) { return d.code == code::kInvalidUtf8; });
+    if (bad == diags.end()) return;
+    const Span at = bad->span;
+    diags.erase(std::remove_if(diags.begin() + static_cast<std::ptrdiff_t>(from), diags.end(),
+                               [&](const Diagnostic& d) {
+                                   return d.code == code::kSyntaxError && d.span.file == at.file &&
+                                          d.span.line == at.line && d.span.col == at.col;
+                               }),
+                diags.end());
+}
+
+}  // namespace
+
 ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diagnostic>& diags) {
+    const std::size_t first_diag = diags.size();
     ast::Module module;
     module.file = file;
     on_large_stack(sources.file(file).text(), [&] {
@@ -444,11 +464,13 @@ ast::Module parse_module(const SourceMap& sources, FileId file, std::vector<Diag
             if (!builder.syntax_errors()) module = std::move(built_module);
         }, declaration_errors);
     });
+    drop_bad_byte_echo(diags, first_diag);
     return module;
 }
 
 std::optional<ast::Expr> parse_expression(const SourceMap& sources, FileId file,
                                           std::vector<Diagnostic>& diags) {
+    const std::size_t first_diag = diags.size();
     std::optional<ast::Expr> result;
     on_large_stack(sources.file(file).text(), [&] {
         RecParser::ExprInputContext* sll_tree = nullptr;
@@ -463,6 +485,7 @@ std::optional<ast::Expr> parse_expression(const SourceMap& sources, FileId file,
             if (!builder.syntax_errors()) result = std::move(e);
         });
     });
+    drop_bad_byte_echo(diags, first_diag);
     return result;
 }
 

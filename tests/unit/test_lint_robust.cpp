@@ -55,6 +55,14 @@ TEST_CASE("lint robust: invalid UTF-8 in code", "[lint][robust]") {
     CHECK(d.span.line == pos_of(text, "attMM = h").line);
     CHECK(d.span.col == 14);
     render_everything(r);
+    // The bad byte, lexed as `?`, is not also a syntax error at the same place (a NUL said it twice).
+    for (const std::string& bad : {std::string("\xc3\x28"), std::string(1, '\0'), std::string("\xff")}) {
+        const std::string with = edit(kClean, "attMM = h\n", "attMM = h" + bad + "\n");
+        const auto got = linted(with);
+        const Diagnostic e = only(got, "E0002");
+        for (const Diagnostic& other : got.diagnostics)
+            if (other.code == "E0001") CHECK_FALSE((other.span.line == e.span.line && other.span.col == e.span.col));
+    }
 }
 
 TEST_CASE("lint robust: CRLF line ends and tabs keep positions", "[lint][robust]") {
