@@ -269,14 +269,15 @@ void HfModel::check_strategy(const LayerKind& kind, const Strategy& s, std::int6
                                   config_.key_name("num_experts"), experts, config_.source()));
     // Megatron-LM splits each sequence evenly over the context-parallel
     // ranks; a remainder would price a fraction of a token's bytes.
-    if (const std::int64_t seq = s.seq.value_or(default_seq()); seq % s.cp != 0)
+    const std::int64_t seq = s.seq.value_or(default_seq());
+    if (seq % s.cp != 0)
         throw HfError(fmt::format("--seq {} does not split evenly over cp {}{}", seq, s.cp,
                                   s.seq ? ""
                                   : config_.has("max_position_embeddings")
                                       ? fmt::format(" (`max_position_embeddings` in {})", config_.source())
                                       : std::string(" (the default sequence)")));
     // Sequence parallelism splits each CP rank's share of the sequence over tp.
-    if (const std::int64_t seq = s.seq.value_or(default_seq()); s.sp && s.tp > 1 && seq / s.cp % s.tp != 0)
+    if (s.sp && s.tp > 1 && seq / s.cp % s.tp != 0)
         throw HfError(fmt::format("sequence parallelism splits the sequence over tp: --seq {}{} does not split evenly "
                                   "over tp {} (--no-sp keeps it whole)",
                                   seq, s.cp > 1 ? fmt::format(" over cp {}", s.cp) : "", s.tp));

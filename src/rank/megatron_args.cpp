@@ -87,7 +87,7 @@ public:
         // Several (a data step before the training, two runs): the last is the one read.
         if (scripts.size() > 1)
             out_.notes.push_back(fmt::format("{} commands run a script ({}): the last one's flags are read",
-                                             scripts.size(), fmt::format("{}", fmt::join(scripts, ", "))));
+                                             scripts.size(), fmt::join(scripts, ", ")));
         std::vector<Word> flags;
         for (const Command& c : commands) {
             std::size_t i = 0;
